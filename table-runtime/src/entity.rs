@@ -1,0 +1,279 @@
+//! Entities: PartitionKey, RowKey, Timestamp, ETag and a bag of typed properties.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use crate::error::{ErrorCode, StoreError};
+use crate::key::{KeyKind, utf16_len, validate_key};
+use crate::limits::Limits;
+use crate::value::{DateTime, Value};
+
+/// The names the service reserves for system properties; a user property may not use them.
+pub const SYSTEM_PROPERTIES: [&str; 3] = ["PartitionKey", "RowKey", "Timestamp"];
+
+/// An entity's version tag, in the service's weak form derived from its Timestamp:
+/// `W/"datetime'2024-05-01T10%3A20%3A30.1234567Z'"`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
+pub struct ETag(String);
+
+impl ETag {
+    /// The ETag the service gives a write made at `timestamp`.
+    pub fn for_timestamp(timestamp: DateTime) -> ETag {
+        let ts = timestamp.to_string().replace(':', "%3A");
+        ETag(format!("W/\"datetime'{ts}'\""))
+    }
+
+    /// Wraps an ETag received from elsewhere (a response header, a stored value).
+    pub fn from_raw(raw: impl Into<String>) -> ETag {
+        ETag(raw.into())
+    }
+
+    /// The ETag as sent in `If-Match`.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for ETag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The condition of a replace, merge or delete: `If-Match: *` or a specific ETag.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IfMatch {
+    /// `*`: the entity must exist, whatever its version.
+    Any,
+    /// The entity's current ETag must be this one (optimistic concurrency).
+    ETag(ETag),
+}
+
+/// An entity: its keys, the server-owned Timestamp and ETag, and its properties.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Entity {
+    /// The PartitionKey.
+    pub partition_key: String,
+    /// The RowKey.
+    pub row_key: String,
+    /// The time of the last write, set by the store; ignored on writes.
+    pub timestamp: Option<DateTime>,
+    /// The version of the last write, set by the store; ignored on writes.
+    pub etag: Option<ETag>,
+    /// User properties by name.
+    pub properties: BTreeMap<String, Value>,
+}
+
+impl Entity {
+    /// An entity with the given keys and no properties.
+    pub fn new(partition_key: impl Into<String>, row_key: impl Into<String>) -> Entity {
+        Entity {
+            partition_key: partition_key.into(),
+            row_key: row_key.into(),
+            ..Entity::default()
+        }
+    }
+
+    /// Adds a property, builder style.
+    pub fn with(mut self, name: impl Into<String>, value: impl Into<Value>) -> Entity {
+        self.properties.insert(name.into(), value.into());
+        self
+    }
+
+    /// A property's value.
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.properties.get(name)
+    }
+
+    /// The entity's size as the service counts it against the 1 MiB limit:
+    /// 4 bytes, plus 2 bytes per UTF-16 unit of PartitionKey and RowKey, plus for each property
+    /// 8 bytes, 2 per UTF-16 unit of its name, and its value's size (String: 4 + 2 per unit;
+    /// Binary: 4 + its length; DateTime, Double, Int64: 8; Guid: 16; Int32: 4; Boolean: 1).
+    pub fn service_size(&self) -> usize {
+        let keys = 4 + 2 * (utf16_len(&self.partition_key) + utf16_len(&self.row_key));
+        let props: usize = self
+            .properties
+            .iter()
+            .map(|(name, value)| 8 + 2 * utf16_len(name) + value_size(value))
+            .sum();
+        keys + props
+    }
+
+    /// Checks the entity against every limit of the service: keys, property names, property
+    /// count, value sizes and the entity size.
+    pub fn validate(&self, limits: &Limits) -> Result<(), StoreError> {
+        validate_key(
+            KeyKind::PartitionKey,
+            &self.partition_key,
+            limits.max_key_utf16,
+        )?;
+        validate_key(KeyKind::RowKey, &self.row_key, limits.max_key_utf16)?;
+        if self.properties.len() > limits.max_user_properties {
+            return Err(StoreError::new(
+                ErrorCode::TooManyProperties,
+                format!(
+                    "the entity has {} properties; the limit is {}",
+                    self.properties.len(),
+                    limits.max_user_properties
+                ),
+            ));
+        }
+        for (name, value) in &self.properties {
+            validate_property_name(name, limits)?;
+            validate_value(name, value, limits)?;
+        }
+        let size = self.service_size();
+        if size > limits.max_entity_bytes {
+            return Err(StoreError::new(
+                ErrorCode::EntityTooLarge,
+                format!(
+                    "the entity is {size} bytes; the limit is {}",
+                    limits.max_entity_bytes
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn value_size(value: &Value) -> usize {
+    match value {
+        Value::String(s) => 4 + 2 * utf16_len(s),
+        Value::Binary(b) => 4 + b.len(),
+        Value::Boolean(_) => 1,
+        Value::DateTime(_) | Value::Double(_) | Value::Int64(_) => 8,
+        Value::Guid(_) => 16,
+        Value::Int32(_) => 4,
+    }
+}
+
+/// Checks a property name: an identifier (a letter or `_`, then letters, digits or `_`), not a
+/// system property's name, at most `max_property_name_len` characters.
+pub fn validate_property_name(name: &str, limits: &Limits) -> Result<(), StoreError> {
+    let len = name.chars().count();
+    if len > limits.max_property_name_len {
+        return Err(StoreError::new(
+            ErrorCode::PropertyNameTooLong,
+            format!(
+                "property name `{}…` is {len} characters; the limit is {}",
+                name.chars().take(16).collect::<String>(),
+                limits.max_property_name_len
+            ),
+        ));
+    }
+    let mut chars = name.chars();
+    let valid_start = chars.next().is_some_and(|c| c.is_alphabetic() || c == '_');
+    let valid_rest = chars.all(|c| c.is_alphanumeric() || c == '_');
+    if !valid_start || !valid_rest {
+        return Err(StoreError::new(
+            ErrorCode::PropertyNameInvalid,
+            format!("property name `{name}` is not an identifier"),
+        ));
+    }
+    if SYSTEM_PROPERTIES.contains(&name) {
+        return Err(StoreError::new(
+            ErrorCode::PropertyNameInvalid,
+            format!("`{name}` is a system property and cannot be set as a user property"),
+        ));
+    }
+    Ok(())
+}
+
+fn validate_value(name: &str, value: &Value, limits: &Limits) -> Result<(), StoreError> {
+    match value {
+        Value::String(s) => {
+            let len = utf16_len(s);
+            if len > limits.max_string_utf16 {
+                return Err(StoreError::new(
+                    ErrorCode::PropertyValueTooLarge,
+                    format!(
+                        "property `{name}` is {len} UTF-16 code units; the limit is {}",
+                        limits.max_string_utf16
+                    ),
+                ));
+            }
+        }
+        Value::Binary(b) if b.len() > limits.max_binary_bytes => {
+            return Err(StoreError::new(
+                ErrorCode::PropertyValueTooLarge,
+                format!(
+                    "property `{name}` is {} bytes; the limit is {}",
+                    b.len(),
+                    limits.max_binary_bytes
+                ),
+            ));
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn etag_has_the_services_form() {
+        let ts = DateTime::parse("2024-05-01T10:20:30.1234567Z").unwrap();
+        assert_eq!(
+            ETag::for_timestamp(ts).as_str(),
+            "W/\"datetime'2024-05-01T10%3A20%3A30.1234567Z'\""
+        );
+    }
+
+    #[test]
+    fn property_names_follow_identifier_rules() {
+        let limits = Limits::default();
+        for good in ["A", "_x", "Name1", "émile", "a_b_c"] {
+            assert!(validate_property_name(good, &limits).is_ok(), "{good}");
+        }
+        for bad in ["", "1a", "a-b", "a b", "a.b", "PartitionKey", "Timestamp"] {
+            let err = validate_property_name(bad, &limits).unwrap_err();
+            assert_eq!(err.code, ErrorCode::PropertyNameInvalid, "{bad}");
+        }
+        assert!(validate_property_name(&"a".repeat(255), &limits).is_ok());
+        let err = validate_property_name(&"a".repeat(256), &limits).unwrap_err();
+        assert_eq!(err.code, ErrorCode::PropertyNameTooLong);
+    }
+
+    #[test]
+    fn limits_on_values_count() {
+        let limits = Limits::default();
+        let ok = Entity::new("p", "r").with("S", "x".repeat(32_767));
+        assert!(ok.validate(&limits).is_ok());
+        let long = Entity::new("p", "r").with("S", "x".repeat(32_768));
+        assert_eq!(
+            long.validate(&limits).unwrap_err().code,
+            ErrorCode::PropertyValueTooLarge
+        );
+        let bin = Entity::new("p", "r").with("B", vec![0u8; 65_537]);
+        assert_eq!(
+            bin.validate(&limits).unwrap_err().code,
+            ErrorCode::PropertyValueTooLarge
+        );
+        let mut many = Entity::new("p", "r");
+        for i in 0..253 {
+            many.properties.insert(format!("P{i}"), Value::Int32(i));
+        }
+        assert_eq!(
+            many.validate(&limits).unwrap_err().code,
+            ErrorCode::TooManyProperties
+        );
+        many.properties.remove("P0");
+        assert!(many.validate(&limits).is_ok());
+    }
+
+    #[test]
+    fn entity_size_follows_the_formula() {
+        // 4 + 2*(1+1) + (8 + 2*1 + 4) = 22
+        assert_eq!(Entity::new("p", "r").with("A", 1).service_size(), 22);
+        let mut big = Entity::new("p", "r");
+        for i in 0..40 {
+            big.properties
+                .insert(format!("S{i}"), Value::String("x".repeat(32_000)));
+        }
+        let err = big.validate(&Limits::default()).unwrap_err();
+        assert_eq!(err.code, ErrorCode::EntityTooLarge);
+    }
+}

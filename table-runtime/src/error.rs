@@ -1,0 +1,132 @@
+//! One error type for every operation, carrying the service's HTTP status and error code.
+
+use std::fmt;
+
+/// The service's error codes (and the store's own, for checks that only the store makes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ErrorCode {
+    /// 400: a request the service cannot read (bad key characters, malformed filter, too many
+    /// operations in a transaction, ...).
+    InvalidInput,
+    /// 400: a value outside the range of its type.
+    OutOfRangeInput,
+    /// 400: a PartitionKey or RowKey longer than the service allows.
+    KeyValueTooLarge,
+    /// 400: a string or binary property longer than the service allows.
+    PropertyValueTooLarge,
+    /// 400: the entity is larger than 1 MiB.
+    EntityTooLarge,
+    /// 400: a required property (PartitionKey, RowKey) is missing.
+    PropertiesNeedValue,
+    /// 400: a property name that is not an identifier.
+    PropertyNameInvalid,
+    /// 400: a property name longer than 255 characters.
+    PropertyNameTooLong,
+    /// 400: more than 252 user properties.
+    TooManyProperties,
+    /// 400: a value whose type does not match its annotation.
+    InvalidValueType,
+    /// 400: a transaction touching the same entity twice.
+    InvalidDuplicateRow,
+    /// 400: a transaction spanning PartitionKeys or tables.
+    CommandsInBatchActOnDifferentPartitions,
+    /// 400: a table name that breaks the naming rules.
+    InvalidResourceName,
+    /// 404: the entity does not exist.
+    ResourceNotFound,
+    /// 404: the table does not exist.
+    TableNotFound,
+    /// 409: the entity already exists.
+    EntityAlreadyExists,
+    /// 409: the table already exists.
+    TableAlreadyExists,
+    /// 412: the If-Match ETag is not the entity's current one.
+    UpdateConditionNotSatisfied,
+    /// 413: a transaction body over 4 MiB.
+    RequestBodyTooLarge,
+    /// 400 (the store's own code, not the service's): a query class that the store was told to
+    /// refuse, such as a table scan in a test suite that forbids them.
+    QueryScanForbidden,
+}
+
+impl ErrorCode {
+    /// The code as the service spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::InvalidInput => "InvalidInput",
+            ErrorCode::OutOfRangeInput => "OutOfRangeInput",
+            ErrorCode::KeyValueTooLarge => "KeyValueTooLarge",
+            ErrorCode::PropertyValueTooLarge => "PropertyValueTooLarge",
+            ErrorCode::EntityTooLarge => "EntityTooLarge",
+            ErrorCode::PropertiesNeedValue => "PropertiesNeedValue",
+            ErrorCode::PropertyNameInvalid => "PropertyNameInvalid",
+            ErrorCode::PropertyNameTooLong => "PropertyNameTooLong",
+            ErrorCode::TooManyProperties => "TooManyProperties",
+            ErrorCode::InvalidValueType => "InvalidValueType",
+            ErrorCode::InvalidDuplicateRow => "InvalidDuplicateRow",
+            ErrorCode::CommandsInBatchActOnDifferentPartitions => {
+                "CommandsInBatchActOnDifferentPartitions"
+            }
+            ErrorCode::InvalidResourceName => "InvalidResourceName",
+            ErrorCode::ResourceNotFound => "ResourceNotFound",
+            ErrorCode::TableNotFound => "TableNotFound",
+            ErrorCode::EntityAlreadyExists => "EntityAlreadyExists",
+            ErrorCode::TableAlreadyExists => "TableAlreadyExists",
+            ErrorCode::UpdateConditionNotSatisfied => "UpdateConditionNotSatisfied",
+            ErrorCode::RequestBodyTooLarge => "RequestBodyTooLarge",
+            ErrorCode::QueryScanForbidden => "QueryScanForbidden",
+        }
+    }
+
+    /// The HTTP status the service answers with for this code.
+    pub fn status(self) -> u16 {
+        match self {
+            ErrorCode::ResourceNotFound | ErrorCode::TableNotFound => 404,
+            ErrorCode::EntityAlreadyExists | ErrorCode::TableAlreadyExists => 409,
+            ErrorCode::UpdateConditionNotSatisfied => 412,
+            ErrorCode::RequestBodyTooLarge => 413,
+            _ => 400,
+        }
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An operation the store (or the service) refused, with the service's status and code.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{status} {code}: {message}{}", failed_index.map(|i| format!(" (operation {i} of the transaction)")).unwrap_or_default())]
+pub struct StoreError {
+    /// The HTTP status.
+    pub status: u16,
+    /// The service's error code.
+    pub code: ErrorCode,
+    /// What went wrong, for people.
+    pub message: String,
+    /// In a transaction, the 0-based index of the operation that failed.
+    pub failed_index: Option<usize>,
+}
+
+impl StoreError {
+    /// An error with the code's usual status.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> StoreError {
+        StoreError {
+            status: code.status(),
+            code,
+            message: message.into(),
+            failed_index: None,
+        }
+    }
+
+    /// The same error, marked as caused by operation `index` of a transaction.
+    pub fn at_index(mut self, index: usize) -> StoreError {
+        self.failed_index = Some(index);
+        self
+    }
+}
+
+/// A result whose error is a [`StoreError`].
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;

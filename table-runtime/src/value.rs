@@ -1,0 +1,325 @@
+//! Property values and their EDM types.
+//!
+//! The service stores eight types of value. Each has a fixed wire name (`Edm.Int64`, ...) and a
+//! fixed comparison rule: values of different types never compare equal, and a query that compares
+//! a property with a literal of another type matches nothing.
+
+use std::cmp::Ordering;
+use std::fmt;
+
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use crate::error::{ErrorCode, StoreError};
+
+/// The EDM type of a property value, as the service names it on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EdmType {
+    /// `Edm.String`: UTF-16 text.
+    String,
+    /// `Edm.Binary`: a byte array.
+    Binary,
+    /// `Edm.Boolean`.
+    Boolean,
+    /// `Edm.DateTime`: UTC, 100 ns precision.
+    DateTime,
+    /// `Edm.Double`: IEEE 754 double, NaN and infinities included.
+    Double,
+    /// `Edm.Guid`.
+    Guid,
+    /// `Edm.Int32`.
+    Int32,
+    /// `Edm.Int64`.
+    Int64,
+}
+
+impl EdmType {
+    /// Every type, in a fixed order.
+    pub const ALL: [EdmType; 8] = [
+        EdmType::String,
+        EdmType::Binary,
+        EdmType::Boolean,
+        EdmType::DateTime,
+        EdmType::Double,
+        EdmType::Guid,
+        EdmType::Int32,
+        EdmType::Int64,
+    ];
+
+    /// The wire name, as written in `@odata.type` annotations.
+    pub fn wire_name(self) -> &'static str {
+        match self {
+            EdmType::String => "Edm.String",
+            EdmType::Binary => "Edm.Binary",
+            EdmType::Boolean => "Edm.Boolean",
+            EdmType::DateTime => "Edm.DateTime",
+            EdmType::Double => "Edm.Double",
+            EdmType::Guid => "Edm.Guid",
+            EdmType::Int32 => "Edm.Int32",
+            EdmType::Int64 => "Edm.Int64",
+        }
+    }
+
+    /// Reads a wire name (`Edm.Int64`); `None` for a name the service does not know.
+    pub fn from_wire_name(name: &str) -> Option<EdmType> {
+        EdmType::ALL.into_iter().find(|t| t.wire_name() == name)
+    }
+}
+
+impl fmt::Display for EdmType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.wire_name())
+    }
+}
+
+/// A point in time as the service stores it: 100 ns ticks since 0001-01-01T00:00:00Z, in UTC,
+/// between 1601-01-01 and 9999-12-31 inclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DateTime {
+    ticks: i64,
+}
+
+/// Ticks (100 ns) between 0001-01-01 and the Unix epoch, as .NET counts them.
+pub const UNIX_EPOCH_TICKS: i64 = 621_355_968_000_000_000;
+/// Ticks of 1601-01-01T00:00:00Z, the earliest DateTime the service accepts.
+pub const MIN_DATETIME_TICKS: i64 = 504_911_232_000_000_000;
+/// Ticks of 9999-12-31T23:59:59.9999999Z, the latest DateTime (.NET's `DateTime.MaxValue`).
+pub const MAX_DATETIME_TICKS: i64 = 3_155_378_975_999_999_999;
+
+impl DateTime {
+    /// The earliest value the service accepts, 1601-01-01T00:00:00Z.
+    pub const MIN: DateTime = DateTime {
+        ticks: MIN_DATETIME_TICKS,
+    };
+    /// The latest value the service accepts, 9999-12-31T23:59:59.9999999Z.
+    pub const MAX: DateTime = DateTime {
+        ticks: MAX_DATETIME_TICKS,
+    };
+
+    /// A value from ticks since 0001-01-01; `OutOfRangeInput` outside the service's range.
+    pub fn from_ticks(ticks: i64) -> Result<DateTime, StoreError> {
+        if (MIN_DATETIME_TICKS..=MAX_DATETIME_TICKS).contains(&ticks) {
+            Ok(DateTime { ticks })
+        } else {
+            Err(StoreError::new(
+                ErrorCode::OutOfRangeInput,
+                format!("DateTime ticks {ticks} are outside 1601-01-01 to 9999-12-31"),
+            ))
+        }
+    }
+
+    /// Ticks (100 ns) since 0001-01-01T00:00:00Z.
+    pub fn ticks(self) -> i64 {
+        self.ticks
+    }
+
+    /// Converts from `time`, truncating to 100 ns; `OutOfRangeInput` outside the service's range.
+    pub fn from_offset_date_time(t: OffsetDateTime) -> Result<DateTime, StoreError> {
+        let nanos = t.unix_timestamp_nanos();
+        let ticks = nanos.div_euclid(100) + UNIX_EPOCH_TICKS as i128;
+        let ticks = i64::try_from(ticks).map_err(|_| {
+            StoreError::new(
+                ErrorCode::OutOfRangeInput,
+                format!("DateTime {t} is out of range"),
+            )
+        })?;
+        DateTime::from_ticks(ticks)
+    }
+
+    /// Converts to `time` in UTC.
+    pub fn to_offset_date_time(self) -> OffsetDateTime {
+        let nanos = (self.ticks as i128 - UNIX_EPOCH_TICKS as i128) * 100;
+        // The range check in every constructor keeps the value inside what `time` represents.
+        OffsetDateTime::from_unix_timestamp_nanos(nanos).unwrap_or(OffsetDateTime::UNIX_EPOCH)
+    }
+
+    /// Parses the service's ISO 8601 form (`2024-05-01T10:20:30.1234567Z`, any offset, up to 9
+    /// fractional digits, truncated to 100 ns).
+    pub fn parse(text: &str) -> Result<DateTime, StoreError> {
+        let parsed = OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339)
+            .map_err(|e| {
+                StoreError::new(
+                    ErrorCode::InvalidInput,
+                    format!("`{text}` is not an ISO 8601 DateTime: {e}"),
+                )
+            })?;
+        DateTime::from_offset_date_time(parsed)
+    }
+
+    /// The current time, truncated to 100 ns.
+    pub fn now() -> DateTime {
+        DateTime::from_offset_date_time(OffsetDateTime::now_utc()).unwrap_or(DateTime::MIN)
+    }
+}
+
+impl fmt::Display for DateTime {
+    /// The service's form: UTC with exactly seven fractional digits.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let format = time::macros::format_description!(
+            "[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:7]Z"
+        );
+        match self.to_offset_date_time().format(&format) {
+            Ok(s) => f.write_str(&s),
+            Err(_) => Err(fmt::Error),
+        }
+    }
+}
+
+/// A property value with its EDM type.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// `Edm.String`.
+    String(String),
+    /// `Edm.Binary`.
+    Binary(Vec<u8>),
+    /// `Edm.Boolean`.
+    Boolean(bool),
+    /// `Edm.DateTime`.
+    DateTime(DateTime),
+    /// `Edm.Double`.
+    Double(f64),
+    /// `Edm.Guid`.
+    Guid(Uuid),
+    /// `Edm.Int32`.
+    Int32(i32),
+    /// `Edm.Int64`.
+    Int64(i64),
+}
+
+impl Value {
+    /// The value's EDM type.
+    pub fn edm_type(&self) -> EdmType {
+        match self {
+            Value::String(_) => EdmType::String,
+            Value::Binary(_) => EdmType::Binary,
+            Value::Boolean(_) => EdmType::Boolean,
+            Value::DateTime(_) => EdmType::DateTime,
+            Value::Double(_) => EdmType::Double,
+            Value::Guid(_) => EdmType::Guid,
+            Value::Int32(_) => EdmType::Int32,
+            Value::Int64(_) => EdmType::Int64,
+        }
+    }
+
+    /// Whether two values are the same type and the same value, NaN included (for comparing
+    /// stored data, not for query semantics).
+    pub fn same_as(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Double(a), Value::Double(b)) => a.to_bits() == b.to_bits() || a == b,
+            _ => self == other,
+        }
+    }
+
+    /// The service's ordering of two values of the same type; `None` across types (such a
+    /// comparison is false in a query) and for NaN.
+    pub fn compare(&self, other: &Value) -> Option<Ordering> {
+        match (self, other) {
+            (Value::String(a), Value::String(b)) => Some(crate::key::compare_utf16(a, b)),
+            (Value::Binary(a), Value::Binary(b)) => Some(a.cmp(b)),
+            (Value::Boolean(a), Value::Boolean(b)) => Some(a.cmp(b)),
+            (Value::DateTime(a), Value::DateTime(b)) => Some(a.cmp(b)),
+            (Value::Double(a), Value::Double(b)) => a.partial_cmp(b),
+            (Value::Guid(a), Value::Guid(b)) => Some(a.cmp(b)),
+            (Value::Int32(a), Value::Int32(b)) => Some(a.cmp(b)),
+            (Value::Int64(a), Value::Int64(b)) => Some(a.cmp(b)),
+            _ => None,
+        }
+    }
+}
+
+impl From<&str> for Value {
+    fn from(v: &str) -> Value {
+        Value::String(v.to_owned())
+    }
+}
+impl From<String> for Value {
+    fn from(v: String) -> Value {
+        Value::String(v)
+    }
+}
+impl From<Vec<u8>> for Value {
+    fn from(v: Vec<u8>) -> Value {
+        Value::Binary(v)
+    }
+}
+impl From<bool> for Value {
+    fn from(v: bool) -> Value {
+        Value::Boolean(v)
+    }
+}
+impl From<DateTime> for Value {
+    fn from(v: DateTime) -> Value {
+        Value::DateTime(v)
+    }
+}
+impl From<f64> for Value {
+    fn from(v: f64) -> Value {
+        Value::Double(v)
+    }
+}
+impl From<Uuid> for Value {
+    fn from(v: Uuid) -> Value {
+        Value::Guid(v)
+    }
+}
+impl From<i32> for Value {
+    fn from(v: i32) -> Value {
+        Value::Int32(v)
+    }
+}
+impl From<i64> for Value {
+    fn from(v: i64) -> Value {
+        Value::Int64(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn datetime_round_trips_seven_digits() {
+        let d = DateTime::parse("2024-05-01T10:20:30.1234567Z").unwrap();
+        assert_eq!(d.to_string(), "2024-05-01T10:20:30.1234567Z");
+        let whole = DateTime::parse("2024-05-01T10:20:30Z").unwrap();
+        assert_eq!(whole.to_string(), "2024-05-01T10:20:30.0000000Z");
+    }
+
+    #[test]
+    fn datetime_offsets_are_normalised_to_utc() {
+        let d = DateTime::parse("2024-05-01T12:20:30+02:00").unwrap();
+        assert_eq!(d.to_string(), "2024-05-01T10:20:30.0000000Z");
+    }
+
+    #[test]
+    fn datetime_range_is_the_services() {
+        assert_eq!(DateTime::MIN.to_string(), "1601-01-01T00:00:00.0000000Z");
+        assert_eq!(DateTime::MAX.to_string(), "9999-12-31T23:59:59.9999999Z");
+        let err = DateTime::parse("1600-12-31T23:59:59Z").unwrap_err();
+        assert_eq!(err.code, ErrorCode::OutOfRangeInput);
+        assert!(DateTime::from_ticks(MAX_DATETIME_TICKS + 1).is_err());
+        assert_eq!(
+            DateTime::parse("not a date").unwrap_err().code,
+            ErrorCode::InvalidInput
+        );
+    }
+
+    #[test]
+    fn values_of_different_types_do_not_compare() {
+        assert_eq!(Value::Int32(1).compare(&Value::Int64(1)), None);
+        assert_eq!(Value::Int32(1).compare(&Value::Double(1.0)), None);
+        assert_eq!(Value::Double(f64::NAN).compare(&Value::Double(1.0)), None);
+        assert_eq!(
+            Value::Int64(2).compare(&Value::Int64(1)),
+            Some(Ordering::Greater)
+        );
+    }
+
+    #[test]
+    fn wire_names_round_trip() {
+        for t in EdmType::ALL {
+            assert_eq!(EdmType::from_wire_name(t.wire_name()), Some(t));
+        }
+        assert_eq!(EdmType::from_wire_name("Edm.Decimal"), None);
+    }
+}
