@@ -36,6 +36,7 @@ pub mod json;
 pub mod key;
 pub mod limits;
 pub mod query;
+pub mod scenario;
 pub mod store;
 pub mod value;
 

@@ -1,0 +1,5 @@
+//! Key designs from the domain, each a module with a `run` function that writes and queries an
+//! in-process store and returns what it found, so the same code is a runnable example and a
+//! tested one.
+
+pub mod iot;
