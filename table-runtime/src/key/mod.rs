@@ -5,6 +5,8 @@
 //! character above U+FFFF (a surrogate pair in UTF-16, starting with 0xD800–0xDBFF) meets one in
 //! U+E000–U+FFFF: UTF-16 puts the surrogate pair first, UTF-8 puts it last.
 
+pub mod encode;
+
 use std::borrow::Borrow;
 use std::cmp::Ordering;
 

@@ -1,0 +1,471 @@
+//! Encodings of typed values as key segments, each reversible and each preserving order: for any
+//! two values `a < b`, the encoded segments compare `enc(a) < enc(b)` in the service's key order,
+//! also when more segments follow.
+//!
+//! | value | encoding | example |
+//! | --- | --- | --- |
+//! | unsigned integer | zero-padded decimal, fixed width | `42u32` → `0000000042` |
+//! | signed integer | offset by 2^(bits-1), then zero-padded, so negatives sort first | `-1i32` → `2147483647` |
+//! | time, ascending | 100 ns ticks since 0001-01-01, 19 digits | `0638500000000000000` |
+//! | time, newest first | `DateTime::MAX` ticks minus ticks, 19 digits (.NET's inverted ticks) | `2516878975999999999` |
+//! | time, readable | ISO 8601 UTC with 7 fractional digits | `2024-05-01T10:20:30.1234567Z` |
+//! | time bucket | UTC date, or date and hour | `2024-05-01`, `2024-05-01T10` |
+//! | string | escaped (below), terminated by a space when more of the key follows | `O'Brien/2` → `O'Brien.12` |
+//!
+//! String escaping: the characters the service forbids in keys, and the few characters around
+//! them, become two- or three-character sequences that sort where the original did:
+//!
+//! - U+0000–U+0021 (controls, space, `!`) → `!` and two hex digits (`!20` for a space);
+//! - `"` → `"0`, `#` → `"1`;  `.` → `.0`, `/` → `.1`;  `>` → `>0`, `?` → `>1`;  `[` → `[0`,
+//!   `\` → `[1`;
+//! - U+007E–U+009F (`~`, DEL and C1 controls) → `~` and two hex digits of the offset from `~`.
+//!
+//! Every other character is kept. An encoded string never contains a space, so a space is free
+//! to end a segment: it sorts below every encoded character, which keeps `"ab" < "abc"` when a
+//! separator follows.
+
+use std::fmt::Write as _;
+
+use crate::key::compare_utf16;
+use crate::value::{DateTime, MAX_DATETIME_TICKS};
+
+/// A value that can't be encoded, or a key segment that can't be decoded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct KeyEncodingError(pub String);
+
+impl From<KeyEncodingError> for crate::error::StoreError {
+    fn from(e: KeyEncodingError) -> crate::error::StoreError {
+        crate::error::StoreError::new(crate::error::ErrorCode::InvalidInput, e.0)
+    }
+}
+
+/// The character that ends a string segment when more of the key follows.
+pub const STRING_TERMINATOR: char = ' ';
+
+/// Digits of .NET's inverted and ascending ticks.
+pub const TICKS_WIDTH: usize = 19;
+
+/// The width that holds every value of an integer type with `bits` bits.
+pub const fn integer_width(bits: u32, signed: bool) -> usize {
+    match (bits, signed) {
+        (8, _) => 3,
+        (16, _) => 5,
+        (32, _) => 10,
+        _ => 20,
+    }
+}
+
+/// Appends `value` zero-padded to `width` digits; an error if it needs more.
+pub fn push_unsigned(out: &mut String, value: u64, width: usize) -> Result<(), KeyEncodingError> {
+    let start = out.len();
+    // Writing to a String cannot fail.
+    let _ = write!(out, "{value:0width$}");
+    if out.len() - start > width {
+        out.truncate(start);
+        return Err(KeyEncodingError(format!(
+            "{value} does not fit in {width} digits"
+        )));
+    }
+    Ok(())
+}
+
+/// `value` zero-padded to `width` digits.
+///
+/// ```
+/// assert_eq!(table_runtime::key::encode::unsigned(42, 6).unwrap(), "000042");
+/// assert!(table_runtime::key::encode::unsigned(1_000_000, 6).is_err());
+/// ```
+pub fn unsigned(value: u64, width: usize) -> Result<String, KeyEncodingError> {
+    let mut out = String::with_capacity(width);
+    push_unsigned(&mut out, value, width)?;
+    Ok(out)
+}
+
+/// Appends a signed integer of a `bits`-bit type, offset by 2^(bits-1) so that negatives sort
+/// before positives, zero-padded to the type's width.
+pub fn push_signed(out: &mut String, value: i64, bits: u32) {
+    let offset = value.wrapping_sub(min_signed(bits)) as u64;
+    // The offset value of a `bits`-bit integer always fits the type's width.
+    let _ = push_unsigned(out, offset, integer_width(bits, true));
+}
+
+/// A signed integer as an order-preserving key segment.
+///
+/// ```
+/// use table_runtime::key::encode::signed;
+/// assert!(signed(-1, 32) < signed(0, 32));
+/// assert_eq!(signed(0, 32), "2147483648");
+/// ```
+pub fn signed(value: i64, bits: u32) -> String {
+    let mut out = String::with_capacity(20);
+    push_signed(&mut out, value, bits);
+    out
+}
+
+fn min_signed(bits: u32) -> i64 {
+    if bits >= 64 {
+        i64::MIN
+    } else {
+        -(1i64 << (bits - 1))
+    }
+}
+
+/// Reads a zero-padded unsigned segment of exactly `width` digits.
+pub fn parse_unsigned(text: &str, width: usize) -> Result<u64, KeyEncodingError> {
+    if text.len() != width || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(KeyEncodingError(format!(
+            "`{text}` is not a {width}-digit number"
+        )));
+    }
+    text.parse()
+        .map_err(|_| KeyEncodingError(format!("`{text}` is out of range")))
+}
+
+/// Reads a signed segment written by [`signed`] for a `bits`-bit type.
+pub fn parse_signed(text: &str, bits: u32) -> Result<i64, KeyEncodingError> {
+    let offset = parse_unsigned(text, integer_width(bits, true))?;
+    let max_offset = if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
+    if offset > max_offset {
+        return Err(KeyEncodingError(format!(
+            "`{text}` is out of range for a {bits}-bit integer"
+        )));
+    }
+    Ok((offset as i64).wrapping_add(min_signed(bits)))
+}
+
+/// Appends ascending ticks (100 ns since 0001-01-01), 19 digits.
+pub fn push_ticks(out: &mut String, at: DateTime) {
+    let _ = write!(out, "{:019}", at.ticks());
+}
+
+/// Appends inverted ticks, `DateTime::MAX` ticks minus the ticks, 19 digits: newest sorts first,
+/// and the text equals what .NET code writes as
+/// `(DateTime.MaxValue.Ticks - dt.Ticks).ToString("d19")`.
+pub fn push_inverted_ticks(out: &mut String, at: DateTime) {
+    let _ = write!(out, "{:019}", MAX_DATETIME_TICKS - at.ticks());
+}
+
+/// Ascending ticks as a segment.
+pub fn ticks(at: DateTime) -> String {
+    let mut out = String::with_capacity(TICKS_WIDTH);
+    push_ticks(&mut out, at);
+    out
+}
+
+/// Inverted ticks as a segment (newest first).
+///
+/// ```
+/// use table_runtime::{DateTime, key::encode::inverted_ticks};
+/// let newer = DateTime::parse("2026-01-02T00:00:00Z").unwrap();
+/// let older = DateTime::parse("2026-01-01T00:00:00Z").unwrap();
+/// assert!(inverted_ticks(newer) < inverted_ticks(older));
+/// ```
+pub fn inverted_ticks(at: DateTime) -> String {
+    let mut out = String::with_capacity(TICKS_WIDTH);
+    push_inverted_ticks(&mut out, at);
+    out
+}
+
+/// Reads ascending ticks.
+pub fn parse_ticks(text: &str) -> Result<DateTime, KeyEncodingError> {
+    let ticks = parse_unsigned(text, TICKS_WIDTH)?;
+    i64::try_from(ticks)
+        .ok()
+        .and_then(|t| DateTime::from_ticks(t).ok())
+        .ok_or_else(|| KeyEncodingError(format!("`{text}` is not a valid tick count")))
+}
+
+/// Reads inverted ticks.
+pub fn parse_inverted_ticks(text: &str) -> Result<DateTime, KeyEncodingError> {
+    let inverted = parse_unsigned(text, TICKS_WIDTH)?;
+    i64::try_from(inverted)
+        .ok()
+        .and_then(|i| DateTime::from_ticks(MAX_DATETIME_TICKS - i).ok())
+        .ok_or_else(|| KeyEncodingError(format!("`{text}` is not a valid inverted tick count")))
+}
+
+/// Appends the fixed-width ISO 8601 form, `2024-05-01T10:20:30.1234567Z`.
+pub fn push_iso8601(out: &mut String, at: DateTime) {
+    let _ = write!(out, "{at}");
+}
+
+/// Reads the fixed-width ISO 8601 form.
+pub fn parse_iso8601(text: &str) -> Result<DateTime, KeyEncodingError> {
+    if text.len() != 28 || !text.ends_with('Z') {
+        return Err(KeyEncodingError(format!(
+            "`{text}` is not a 28-character UTC timestamp"
+        )));
+    }
+    DateTime::parse(text).map_err(|e| KeyEncodingError(e.message))
+}
+
+/// Appends the UTC date bucket, `2024-05-01`.
+pub fn push_date(out: &mut String, at: DateTime) {
+    let t = at.to_offset_date_time();
+    let _ = write!(
+        out,
+        "{:04}-{:02}-{:02}",
+        t.year(),
+        u8::from(t.month()),
+        t.day()
+    );
+}
+
+/// Appends the UTC hour bucket, `2024-05-01T10`.
+pub fn push_hour(out: &mut String, at: DateTime) {
+    push_date(out, at);
+    let _ = write!(out, "T{:02}", at.to_offset_date_time().hour());
+}
+
+/// Reads a date bucket back as the start of that day.
+pub fn parse_date(text: &str) -> Result<DateTime, KeyEncodingError> {
+    if text.len() != 10 {
+        return Err(KeyEncodingError(format!(
+            "`{text}` is not a date (YYYY-MM-DD)"
+        )));
+    }
+    DateTime::parse(&format!("{text}T00:00:00Z")).map_err(|e| KeyEncodingError(e.message))
+}
+
+/// Reads an hour bucket back as the start of that hour.
+pub fn parse_hour(text: &str) -> Result<DateTime, KeyEncodingError> {
+    if text.len() != 13 {
+        return Err(KeyEncodingError(format!(
+            "`{text}` is not an hour (YYYY-MM-DDTHH)"
+        )));
+    }
+    DateTime::parse(&format!("{text}:00:00Z")).map_err(|e| KeyEncodingError(e.message))
+}
+
+/// The escape of one character, if it needs one: the prefix and the suffix digits.
+fn escape_of(c: char) -> Option<(char, u32, usize)> {
+    let n = c as u32;
+    Some(match n {
+        0x00..=0x21 => ('!', n, 2),
+        0x22 | 0x23 => ('"', n - 0x22, 1),
+        0x2E | 0x2F => ('.', n - 0x2E, 1),
+        0x3E | 0x3F => ('>', n - 0x3E, 1),
+        0x5B | 0x5C => ('[', n - 0x5B, 1),
+        0x7E..=0x9F => ('~', n - 0x7E, 2),
+        _ => return None,
+    })
+}
+
+/// Appends `value` escaped as a key segment.
+pub fn push_escaped(out: &mut String, value: &str) {
+    for c in value.chars() {
+        match escape_of(c) {
+            None => out.push(c),
+            Some((prefix, code, digits)) => {
+                out.push(prefix);
+                let _ = write!(out, "{code:0digits$X}");
+            }
+        }
+    }
+}
+
+/// `value` escaped as a key segment.
+///
+/// ```
+/// use table_runtime::key::encode::{escape, unescape};
+/// assert_eq!(escape("a/b#c"), "a.1b\"1c");
+/// assert_eq!(unescape("a.1b\"1c").unwrap(), "a/b#c");
+/// ```
+pub fn escape(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    push_escaped(&mut out, value);
+    out
+}
+
+/// Reverses [`escape`]; an error for text [`escape`] can't produce.
+pub fn unescape(text: &str) -> Result<String, KeyEncodingError> {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        let (base, digits) = match c {
+            '!' => (0x00, 2),
+            '"' => (0x22, 1),
+            '.' => (0x2E, 1),
+            '>' => (0x3E, 1),
+            '[' => (0x5B, 1),
+            '~' => (0x7E, 2),
+            c if escape_of(c).is_some() => {
+                return Err(KeyEncodingError(format!(
+                    "unescaped `{c:?}` in a key segment"
+                )));
+            }
+            c => {
+                out.push(c);
+                continue;
+            }
+        };
+        let code: String = chars.by_ref().take(digits).collect();
+        let value = (code.len() == digits)
+            .then(|| u32::from_str_radix(&code, 16).ok())
+            .flatten()
+            .filter(|_| {
+                code.bytes()
+                    .all(|b| b.is_ascii_digit() || b.is_ascii_uppercase())
+            })
+            .and_then(|v| char::from_u32(base + v))
+            .filter(|d| escape_of(*d).is_some_and(|(p, _, _)| p == c));
+        match value {
+            Some(d) => out.push(d),
+            None => {
+                return Err(KeyEncodingError(format!(
+                    "`{c}{code}` is not an escape sequence"
+                )));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Splits off a terminated string segment: the escaped text up to the terminator, and the rest
+/// after it.
+pub fn split_terminated(text: &str) -> Result<(&str, &str), KeyEncodingError> {
+    text.split_once(STRING_TERMINATOR)
+        .ok_or_else(|| KeyEncodingError(format!("`{text}` has no end-of-segment marker")))
+}
+
+/// Whether two strings keep their order once escaped (used by tests and documentation).
+pub fn order_is_kept(a: &str, b: &str) -> bool {
+    compare_utf16(a, b) == compare_utf16(&escape(a), &escape(b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::key::{KeyKind, validate_key};
+    use proptest::prelude::*;
+    use std::cmp::Ordering;
+
+    #[test]
+    fn inverted_ticks_match_dotnet() {
+        // .NET: new DateTime(2024, 5, 1, 10, 20, 30, DateTimeKind.Utc).AddTicks(1234567).Ticks
+        //   = 739_006 days since 0001-01-01 * 864_000_000_000 ticks a day
+        //   + (10 h * 3600 + 20 min * 60 + 30 s) * 10_000_000 + 1_234_567
+        //   = 638_501_556_301_234_567
+        let at = DateTime::parse("2024-05-01T10:20:30.1234567Z").unwrap();
+        assert_eq!(
+            at.ticks(),
+            739_006 * 864_000_000_000 + (10 * 3600 + 20 * 60 + 30) * 10_000_000 + 1_234_567
+        );
+        assert_eq!(ticks(at), "0638501556301234567");
+        // DateTime.MaxValue.Ticks - ticks = 3_155_378_975_999_999_999 - 638_501_556_301_234_567
+        assert_eq!(inverted_ticks(at), "2516877419698765432");
+        assert_eq!(parse_inverted_ticks("2516877419698765432").unwrap(), at);
+    }
+
+    #[test]
+    fn numbers_pad_and_refuse_overflow() {
+        assert_eq!(unsigned(7, 3).unwrap(), "007");
+        assert_eq!(unsigned(999, 3).unwrap(), "999");
+        assert!(unsigned(1000, 3).is_err());
+        assert_eq!(signed(i64::MIN, 64), "00000000000000000000");
+        assert_eq!(signed(i64::MAX, 64), "18446744073709551615");
+        assert_eq!(signed(-128, 8), "000");
+        assert_eq!(signed(127, 8), "255");
+        assert_eq!(parse_signed("255", 8).unwrap(), 127);
+        assert!(parse_signed("256", 8).is_err());
+        assert!(parse_unsigned("12", 3).is_err());
+        assert!(parse_unsigned("1x3", 3).is_err());
+    }
+
+    #[test]
+    fn buckets_and_iso() {
+        let at = DateTime::parse("2024-05-01T10:20:30.1234567Z").unwrap();
+        let mut s = String::new();
+        push_date(&mut s, at);
+        assert_eq!(s, "2024-05-01");
+        s.clear();
+        push_hour(&mut s, at);
+        assert_eq!(s, "2024-05-01T10");
+        assert_eq!(
+            parse_hour(&s).unwrap().to_string(),
+            "2024-05-01T10:00:00.0000000Z"
+        );
+        assert_eq!(
+            parse_date("2024-05-01").unwrap().to_string(),
+            "2024-05-01T00:00:00.0000000Z"
+        );
+        s.clear();
+        push_iso8601(&mut s, at);
+        assert_eq!(parse_iso8601(&s).unwrap(), at);
+        assert!(parse_iso8601("2024-05-01").is_err());
+    }
+
+    #[test]
+    fn escaped_strings_hold_no_forbidden_character() {
+        let nasty = "a/b\\c#d?e\tf\u{0}g\u{7F}h\u{9F}i j!k\"l.m>n[o~p";
+        let e = escape(nasty);
+        assert!(validate_key(KeyKind::RowKey, &e, 10_000).is_ok(), "{e:?}");
+        assert!(!e.contains(STRING_TERMINATOR));
+        assert_eq!(unescape(&e).unwrap(), nasty);
+    }
+
+    #[test]
+    fn bad_escapes_are_errors() {
+        for bad in ["!", "!2", "!zz", "\"9", ".", "~FF", "a/b", "a b"] {
+            assert!(unescape(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    fn key_char() -> impl Strategy<Value = char> {
+        prop_oneof![
+            proptest::char::range('\u{0}', '\u{A0}'),
+            Just('é'),
+            Just('\u{E000}'),
+            Just('\u{FFFF}'),
+            Just('😀'),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn escape_round_trips_and_keeps_order(
+            a in proptest::collection::vec(key_char(), 0..6),
+            b in proptest::collection::vec(key_char(), 0..6),
+            tail_a in "[a-z0-9_]{0,3}", tail_b in "[a-z0-9_]{0,3}",
+        ) {
+            let a: String = a.into_iter().collect();
+            let b: String = b.into_iter().collect();
+            prop_assert_eq!(unescape(&escape(&a)).unwrap(), a.clone());
+            prop_assert!(order_is_kept(&a, &b));
+            // With a separator and more key after it, the pair's order is the tuple's order.
+            let ka = format!("{}{}_{}", escape(&a), STRING_TERMINATOR, tail_a);
+            let kb = format!("{}{}_{}", escape(&b), STRING_TERMINATOR, tail_b);
+            let tuple = compare_utf16(&a, &b).then_with(|| compare_utf16(&tail_a, &tail_b));
+            prop_assert_eq!(compare_utf16(&ka, &kb), tuple);
+        }
+
+        #[test]
+        fn integers_keep_order(a in any::<i64>(), b in any::<i64>(), x in any::<i32>(), y in any::<i32>(), u in any::<u64>(), v in any::<u64>()) {
+            prop_assert_eq!(signed(a, 64).cmp(&signed(b, 64)), a.cmp(&b));
+            prop_assert_eq!(signed(x.into(), 32).cmp(&signed(y.into(), 32)), x.cmp(&y));
+            prop_assert_eq!(parse_signed(&signed(a, 64), 64).unwrap(), a);
+            prop_assert_eq!(parse_signed(&signed(x.into(), 32), 32).unwrap(), i64::from(x));
+            let (eu, ev) = (unsigned(u, 20).unwrap(), unsigned(v, 20).unwrap());
+            prop_assert_eq!(eu.cmp(&ev), u.cmp(&v));
+            prop_assert_eq!(parse_unsigned(&eu, 20).unwrap(), u);
+        }
+
+        #[test]
+        fn times_keep_order(a in crate::value::MIN_DATETIME_TICKS..=MAX_DATETIME_TICKS, b in crate::value::MIN_DATETIME_TICKS..=MAX_DATETIME_TICKS) {
+            let (da, db) = (DateTime::from_ticks(a).unwrap(), DateTime::from_ticks(b).unwrap());
+            prop_assert_eq!(ticks(da).cmp(&ticks(db)), a.cmp(&b));
+            prop_assert_eq!(inverted_ticks(da).cmp(&inverted_ticks(db)), b.cmp(&a));
+            prop_assert_eq!(parse_ticks(&ticks(da)).unwrap(), da);
+            prop_assert_eq!(parse_inverted_ticks(&inverted_ticks(da)).unwrap(), da);
+            let (ia, ib) = (da.to_string(), db.to_string());
+            prop_assert_eq!(ia.cmp(&ib), a.cmp(&b));
+            prop_assert_eq!(parse_iso8601(&ia).unwrap(), da);
+            let _ = Ordering::Equal;
+        }
+    }
+}
