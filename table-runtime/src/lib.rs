@@ -38,6 +38,7 @@ pub mod limits;
 pub mod query;
 pub mod scenario;
 pub mod store;
+pub mod typed;
 pub mod value;
 
 pub use batch::BatchOperation;

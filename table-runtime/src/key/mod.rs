@@ -6,6 +6,7 @@
 //! U+E000–U+FFFF: UTF-16 puts the surrogate pair first, UTF-8 puts it last.
 
 pub mod encode;
+pub mod segment;
 
 use std::borrow::Borrow;
 use std::cmp::Ordering;

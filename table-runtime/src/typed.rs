@@ -1,0 +1,353 @@
+//! Typed entities: Rust structs that convert to and from [`Entity`], usually through
+//! `#[derive(TableEntity)]`.
+//!
+//! Field types map to EDM types without loss: `String`, `bool`, `i32`, `i64` (always Int64),
+//! `u8`/`u16`/`i8`/`i16` (widened to Int32), `u32` (widened to Int64), `f64`/`f32` (Double),
+//! `Vec<u8>` (Binary), `uuid::Uuid` (Guid), `time::OffsetDateTime` and [`DateTime`] (DateTime,
+//! 100 ns), and `Option<T>` (a `None` is an absent property). Types the service can't hold
+//! (`u64`, `u128`, `usize`) implement neither trait, so using them is a compile error.
+
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use crate::entity::Entity;
+use crate::error::{ErrorCode, StoreError};
+use crate::key::encode::KeyEncodingError;
+use crate::value::{DateTime, Value};
+
+/// Why a typed entity could not be built from, or turned into, an [`Entity`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConversionError {
+    /// A required property is absent.
+    #[error("property `{property}` is missing")]
+    Missing {
+        /// The property's name.
+        property: String,
+    },
+    /// A property holds a value of another type, or one out of the field's range.
+    #[error("property `{property}` holds {found}, expected {expected}")]
+    WrongType {
+        /// The property's name.
+        property: String,
+        /// What the field can hold.
+        expected: String,
+        /// What the property holds.
+        found: String,
+    },
+    /// A key could not be built or parsed.
+    #[error("{key}: {source}")]
+    Key {
+        /// Which key (`PartitionKey`, `RowKey`, or an index's key).
+        key: String,
+        /// What went wrong.
+        source: KeyEncodingError,
+    },
+    /// A field stored as JSON could not be (de)serialized.
+    #[error("property `{property}` is not valid JSON for its field: {message}")]
+    Json {
+        /// The property's name.
+        property: String,
+        /// serde_json's message.
+        message: String,
+    },
+}
+
+impl From<ConversionError> for StoreError {
+    fn from(e: ConversionError) -> StoreError {
+        StoreError::new(ErrorCode::InvalidInput, e.to_string())
+    }
+}
+
+/// A Rust value that can be stored as a property. `None` means "no property".
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` can't be stored as a table property without loss",
+    label = "no EDM type holds every `{Self}`",
+    note = "store it as text with `#[table(as_string)]`, or as JSON with `#[table(json)]`"
+)]
+pub trait IntoValue {
+    /// The value to store as property `name`, or `None` for an absent property; an error for a
+    /// value no EDM type can hold (a date outside 1601–9999).
+    fn to_value(&self, name: &str) -> Result<Option<Value>, ConversionError>;
+}
+
+/// A Rust value that can be read back from a property.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` can't be read from a table property",
+    note = "store it as text with `#[table(as_string)]`, or as JSON with `#[table(json)]`"
+)]
+pub trait FromValue: Sized {
+    /// Reads the value of property `name`; `value` is `None` when the entity lacks it.
+    fn from_value(name: &str, value: Option<&Value>) -> Result<Self, ConversionError>;
+}
+
+fn describe(value: &Value) -> String {
+    match value {
+        Value::String(_) => "an Edm.String".into(),
+        other => format!("{} {:?}", other.edm_type(), other),
+    }
+}
+
+fn wrong(name: &str, expected: &str, value: &Value) -> ConversionError {
+    ConversionError::WrongType {
+        property: name.to_owned(),
+        expected: expected.to_owned(),
+        found: describe(value),
+    }
+}
+
+fn required<'v>(name: &str, value: Option<&'v Value>) -> Result<&'v Value, ConversionError> {
+    value.ok_or_else(|| ConversionError::Missing {
+        property: name.to_owned(),
+    })
+}
+
+macro_rules! int_value {
+    ($($t:ty => $variant:ident),*) => {$(
+        impl IntoValue for $t {
+            fn to_value(&self, _name: &str) -> Result<Option<Value>, ConversionError> {
+                Ok(Some(Value::$variant((*self).into())))
+            }
+        }
+        impl FromValue for $t {
+            fn from_value(name: &str, value: Option<&Value>) -> Result<Self, ConversionError> {
+                let expected = concat!("an integer that fits ", stringify!($t));
+                match required(name, value)? {
+                    Value::Int32(i) => <$t>::try_from(*i).map_err(|_| wrong(name, expected, &Value::Int32(*i))),
+                    Value::Int64(i) => <$t>::try_from(*i).map_err(|_| wrong(name, expected, &Value::Int64(*i))),
+                    other => Err(wrong(name, expected, other)),
+                }
+            }
+        }
+    )*};
+}
+
+int_value!(i8 => Int32, i16 => Int32, i32 => Int32, u8 => Int32, u16 => Int32, u32 => Int64, i64 => Int64);
+
+impl IntoValue for String {
+    fn to_value(&self, _name: &str) -> Result<Option<Value>, ConversionError> {
+        Ok(Some(Value::String(self.clone())))
+    }
+}
+impl FromValue for String {
+    fn from_value(name: &str, value: Option<&Value>) -> Result<Self, ConversionError> {
+        match required(name, value)? {
+            Value::String(s) => Ok(s.clone()),
+            other => Err(wrong(name, "an Edm.String", other)),
+        }
+    }
+}
+
+impl IntoValue for bool {
+    fn to_value(&self, _name: &str) -> Result<Option<Value>, ConversionError> {
+        Ok(Some(Value::Boolean(*self)))
+    }
+}
+impl FromValue for bool {
+    fn from_value(name: &str, value: Option<&Value>) -> Result<Self, ConversionError> {
+        match required(name, value)? {
+            Value::Boolean(b) => Ok(*b),
+            other => Err(wrong(name, "an Edm.Boolean", other)),
+        }
+    }
+}
+
+impl IntoValue for f64 {
+    fn to_value(&self, _name: &str) -> Result<Option<Value>, ConversionError> {
+        Ok(Some(Value::Double(*self)))
+    }
+}
+impl FromValue for f64 {
+    fn from_value(name: &str, value: Option<&Value>) -> Result<Self, ConversionError> {
+        match required(name, value)? {
+            Value::Double(d) => Ok(*d),
+            Value::Int32(i) => Ok(f64::from(*i)),
+            other => Err(wrong(name, "an Edm.Double", other)),
+        }
+    }
+}
+
+impl IntoValue for f32 {
+    fn to_value(&self, _name: &str) -> Result<Option<Value>, ConversionError> {
+        Ok(Some(Value::Double(f64::from(*self))))
+    }
+}
+impl FromValue for f32 {
+    fn from_value(name: &str, value: Option<&Value>) -> Result<Self, ConversionError> {
+        match required(name, value)? {
+            Value::Double(d) if d.is_nan() || (*d as f32) as f64 == *d => Ok(*d as f32),
+            other => Err(wrong(name, "an Edm.Double that fits f32", other)),
+        }
+    }
+}
+
+impl IntoValue for Vec<u8> {
+    fn to_value(&self, _name: &str) -> Result<Option<Value>, ConversionError> {
+        Ok(Some(Value::Binary(self.clone())))
+    }
+}
+impl FromValue for Vec<u8> {
+    fn from_value(name: &str, value: Option<&Value>) -> Result<Self, ConversionError> {
+        match required(name, value)? {
+            Value::Binary(b) => Ok(b.clone()),
+            other => Err(wrong(name, "an Edm.Binary", other)),
+        }
+    }
+}
+
+impl IntoValue for Uuid {
+    fn to_value(&self, _name: &str) -> Result<Option<Value>, ConversionError> {
+        Ok(Some(Value::Guid(*self)))
+    }
+}
+impl FromValue for Uuid {
+    fn from_value(name: &str, value: Option<&Value>) -> Result<Self, ConversionError> {
+        match required(name, value)? {
+            Value::Guid(g) => Ok(*g),
+            other => Err(wrong(name, "an Edm.Guid", other)),
+        }
+    }
+}
+
+impl IntoValue for DateTime {
+    fn to_value(&self, _name: &str) -> Result<Option<Value>, ConversionError> {
+        Ok(Some(Value::DateTime(*self)))
+    }
+}
+impl FromValue for DateTime {
+    fn from_value(name: &str, value: Option<&Value>) -> Result<Self, ConversionError> {
+        match required(name, value)? {
+            Value::DateTime(d) => Ok(*d),
+            other => Err(wrong(name, "an Edm.DateTime", other)),
+        }
+    }
+}
+
+impl IntoValue for OffsetDateTime {
+    /// Truncated to 100 ns; an instant outside 1601-01-01 to 9999-12-31 is an error.
+    fn to_value(&self, name: &str) -> Result<Option<Value>, ConversionError> {
+        DateTime::from_offset_date_time(*self)
+            .map(|d| Some(Value::DateTime(d)))
+            .map_err(|e| ConversionError::WrongType {
+                property: name.to_owned(),
+                expected: "an instant between 1601-01-01 and 9999-12-31".into(),
+                found: e.message,
+            })
+    }
+}
+impl FromValue for OffsetDateTime {
+    fn from_value(name: &str, value: Option<&Value>) -> Result<Self, ConversionError> {
+        DateTime::from_value(name, value).map(DateTime::to_offset_date_time)
+    }
+}
+
+impl<T: IntoValue> IntoValue for Option<T> {
+    fn to_value(&self, name: &str) -> Result<Option<Value>, ConversionError> {
+        match self {
+            Some(v) => v.to_value(name),
+            None => Ok(None),
+        }
+    }
+}
+impl<T: FromValue> FromValue for Option<T> {
+    fn from_value(name: &str, value: Option<&Value>) -> Result<Self, ConversionError> {
+        value.map(|v| T::from_value(name, Some(v))).transpose()
+    }
+}
+
+/// A struct stored as entities of one table, with keys derived from its fields.
+///
+/// Usually derived: `#[derive(TableEntity)]` with `#[table(name = "…", partition_key = "…",
+/// row_key = "…")]`.
+pub trait TableEntity: Sized {
+    /// The table's name.
+    const TABLE: &'static str;
+    /// The PartitionKey of this value.
+    fn partition_key(&self) -> Result<String, ConversionError>;
+    /// The RowKey of this value.
+    fn row_key(&self) -> Result<String, ConversionError>;
+    /// The entity to store: keys and one property per stored field.
+    fn to_entity(&self) -> Result<Entity, ConversionError>;
+    /// Reads a value back from a stored entity; an error names the property that is missing
+    /// or of the wrong type.
+    fn from_entity(entity: &Entity) -> Result<Self, ConversionError>;
+}
+
+/// Helpers for derived code: property reads and writes with the property's name in errors.
+#[doc(hidden)]
+pub mod support {
+    use super::*;
+
+    /// Writes a field as a property if it has a value.
+    pub fn put<T: IntoValue + ?Sized>(
+        entity: &mut Entity,
+        name: &str,
+        field: &T,
+    ) -> Result<(), ConversionError> {
+        if let Some(v) = field.to_value(name)? {
+            entity.properties.insert(name.to_owned(), v);
+        }
+        Ok(())
+    }
+
+    /// Reads a field from property `name`.
+    pub fn get<T: FromValue>(entity: &Entity, name: &str) -> Result<T, ConversionError> {
+        T::from_value(name, entity.properties.get(name))
+    }
+
+    /// Writes a field as its `Display` text (`#[table(as_string)]`).
+    pub fn put_string<T: std::fmt::Display>(entity: &mut Entity, name: &str, field: &T) {
+        entity
+            .properties
+            .insert(name.to_owned(), Value::String(field.to_string()));
+    }
+
+    /// Reads a field stored as text (`#[table(as_string)]`).
+    pub fn get_string<T: std::str::FromStr>(
+        entity: &Entity,
+        name: &str,
+    ) -> Result<T, ConversionError> {
+        let text: String = get(entity, name)?;
+        text.parse().map_err(|_| ConversionError::WrongType {
+            property: name.to_owned(),
+            expected: format!("text that parses as {}", std::any::type_name::<T>()),
+            found: format!("{text:?}"),
+        })
+    }
+
+    /// A key-building error, labelled with the key it was for.
+    pub fn key_error(key: &str, source: KeyEncodingError) -> ConversionError {
+        ConversionError::Key {
+            key: key.to_owned(),
+            source,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integers_widen_and_check_range() {
+        assert_eq!(7u32.to_value("A").unwrap(), Some(Value::Int64(7)));
+        assert_eq!(7i16.to_value("A").unwrap(), Some(Value::Int32(7)));
+        assert_eq!(u8::from_value("A", Some(&Value::Int32(255))).unwrap(), 255);
+        let err = u8::from_value("A", Some(&Value::Int32(256))).unwrap_err();
+        assert!(err.to_string().contains("`A`"), "{err}");
+        assert_eq!(i64::from_value("A", Some(&Value::Int32(5))).unwrap(), 5);
+    }
+
+    #[test]
+    fn missing_and_wrong_types_name_the_property() {
+        let err = String::from_value("Name", None).unwrap_err();
+        assert_eq!(err.to_string(), "property `Name` is missing");
+        let err = bool::from_value("Active", Some(&Value::Int32(1))).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("property `Active` holds Edm.Int32"),
+            "{err}"
+        );
+        assert_eq!(Option::<i32>::from_value("X", None).unwrap(), None);
+        assert!(Option::<i32>::from_value("X", Some(&Value::Boolean(true))).is_err());
+    }
+}
