@@ -29,6 +29,8 @@
 //! assert_eq!(page.stats.class, table_runtime::QueryClass::RangeQuery);
 //! ```
 
+extern crate self as table_runtime;
+
 pub mod batch;
 pub mod entity;
 pub mod error;
@@ -49,4 +51,75 @@ pub use query::{Continuation, Filter, Query, QueryClass};
 pub use store::{
     BatchResult, PagingQuirks, QueryPage, QueryStats, Store, StoreOptions, WriteResult,
 };
+pub use typed::{ConversionError, TableEntity};
 pub use value::{DateTime, EdmType, Value};
+
+/// Derives [`TableEntity`] from key templates; see the [`typed`] module.
+#[cfg(feature = "derive")]
+pub use table_derive::TableEntity;
+
+/// What derived code uses; not a public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::entity::Entity;
+    pub use crate::key::encode::{KeyEncodingError, push_escaped};
+    pub use crate::key::segment::{
+        KeySegment, PaddedInteger, TimeFormat, TimeSegment, expect_end, expect_literal,
+    };
+    pub use crate::query::keyed::{KeyQuery, segment_range, starts_with_range};
+    pub use crate::typed::support::{get, get_string, key_error, put, put_string};
+    pub use crate::typed::{ConversionError, IndexCopy, IndexInfo, TableEntity};
+    pub use serde_json;
+    pub use std::ops::{Bound, RangeBounds};
+    pub use std::result::Result;
+    pub use std::string::String;
+    pub use std::vec::Vec;
+
+    /// Appends a string key segment (escaped, and ended when more of the key follows).
+    pub fn push_str_segment(out: &mut String, value: &str, more_follows: bool) {
+        push_escaped(out, value);
+        if more_follows {
+            out.push(crate::key::encode::STRING_TERMINATOR);
+        }
+    }
+
+    /// Maps a bound through a fallible encoding.
+    pub fn map_bound<T, E>(
+        bound: Bound<&T>,
+        mut f: impl FnMut(&T) -> Result<String, E>,
+    ) -> Result<Bound<String>, E> {
+        Ok(match bound {
+            Bound::Included(v) => Bound::Included(f(v)?),
+            Bound::Excluded(v) => Bound::Excluded(f(v)?),
+            Bound::Unbounded => Bound::Unbounded,
+        })
+    }
+
+    /// Writes a field as JSON text (`#[table(json)]`).
+    pub fn put_json<T: serde::Serialize>(
+        entity: &mut Entity,
+        name: &str,
+        field: &T,
+    ) -> Result<(), ConversionError> {
+        let text = serde_json::to_string(field).map_err(|e| ConversionError::Json {
+            property: name.to_owned(),
+            message: e.to_string(),
+        })?;
+        entity
+            .properties
+            .insert(name.to_owned(), crate::value::Value::String(text));
+        Ok(())
+    }
+
+    /// Reads a field stored as JSON text (`#[table(json)]`).
+    pub fn get_json<T: serde::de::DeserializeOwned>(
+        entity: &Entity,
+        name: &str,
+    ) -> Result<T, ConversionError> {
+        let text: String = get(entity, name)?;
+        serde_json::from_str(&text).map_err(|e| ConversionError::Json {
+            property: name.to_owned(),
+            message: e.to_string(),
+        })
+    }
+}

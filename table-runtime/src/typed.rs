@@ -270,6 +270,37 @@ pub trait TableEntity: Sized {
     /// Reads a value back from a stored entity; an error names the property that is missing
     /// or of the wrong type.
     fn from_entity(entity: &Entity) -> Result<Self, ConversionError>;
+
+    /// The design's secondary indexes.
+    const INDEXES: &'static [IndexInfo] = &[];
+
+    /// The copies of this value for each secondary index, in the order of [`Self::INDEXES`].
+    fn index_entities(&self) -> Result<Vec<IndexCopy>, ConversionError> {
+        Ok(Vec::new())
+    }
+}
+
+/// A secondary index of a design.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IndexInfo {
+    /// The index's name.
+    pub name: &'static str,
+    /// Whether its copies share the entity's partition (and can be written in the same
+    /// transaction).
+    pub same_partition: bool,
+    /// The copy's PartitionKey template.
+    pub partition_key: &'static str,
+    /// The copy's RowKey template.
+    pub row_key: &'static str,
+}
+
+/// One index copy of an entity.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexCopy {
+    /// The index it belongs to.
+    pub index: &'static IndexInfo,
+    /// The copy to store.
+    pub entity: Entity,
 }
 
 /// Helpers for derived code: property reads and writes with the property's name in errors.

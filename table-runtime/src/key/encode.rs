@@ -10,15 +10,15 @@
 //! | time, newest first | `DateTime::MAX` ticks minus ticks, 19 digits (.NET's inverted ticks) | `2516878975999999999` |
 //! | time, readable | ISO 8601 UTC with 7 fractional digits | `2024-05-01T10:20:30.1234567Z` |
 //! | time bucket | UTC date, or date and hour | `2024-05-01`, `2024-05-01T10` |
-//! | string | escaped (below), terminated by a space when more of the key follows | `O'Brien/2` → `O'Brien.12` |
+//! | string | escaped (below), ended by a space when more of the key follows | `a.b/c` → `a..b.~c` |
 //!
-//! String escaping: the characters the service forbids in keys, and the few characters around
-//! them, become two- or three-character sequences that sort where the original did:
+//! String escaping: the characters the service forbids in keys take the place of a neighbouring
+//! character's escape, so every escaped form sorts where the original did:
 //!
-//! - U+0000–U+0021 (controls, space, `!`) → `!` and two hex digits (`!20` for a space);
-//! - `"` → `"0`, `#` → `"1`;  `.` → `.0`, `/` → `.1`;  `>` → `>0`, `?` → `>1`;  `[` → `[0`,
-//!   `\` → `[1`;
-//! - U+007E–U+009F (`~`, DEL and C1 controls) → `~` and two hex digits of the offset from `~`.
+//! - U+0000–U+001F → `!` and two hex digits; a space → `!_`; `!` → `!~`;
+//! - `"` → `""` and `#` → `"~`; `.` → `..` and `/` → `.~`; `>` → `>>` and `?` → `>~`;
+//!   `[` → `[[` and `\` → `[~`;
+//! - U+007E–U+009F (`~`, DEL and the C1 controls) → `~` and two hex digits of the offset from `~`.
 //!
 //! Every other character is kept. An encoded string never contains a space, so a space is free
 //! to end a segment: it sorts below every encoded character, which keeps `"ab" < "abc"` when a
@@ -242,18 +242,29 @@ pub fn parse_hour(text: &str) -> Result<DateTime, KeyEncodingError> {
     DateTime::parse(&format!("{text}:00:00Z")).map_err(|e| KeyEncodingError(e.message))
 }
 
-/// The escape of one character, if it needs one: the prefix and the suffix digits.
-fn escape_of(c: char) -> Option<(char, u32, usize)> {
+/// The escape of one character, if it needs one.
+fn escape_of(c: char) -> Option<Escape> {
     let n = c as u32;
-    Some(match n {
-        0x00..=0x21 => ('!', n, 2),
-        0x22 | 0x23 => ('"', n - 0x22, 1),
-        0x2E | 0x2F => ('.', n - 0x2E, 1),
-        0x3E | 0x3F => ('>', n - 0x3E, 1),
-        0x5B | 0x5C => ('[', n - 0x5B, 1),
-        0x7E..=0x9F => ('~', n - 0x7E, 2),
+    Some(match c {
+        '\u{0}'..='\u{1F}' => Escape::Hex('!', n),
+        ' ' => Escape::Pair('!', '_'),
+        '!' => Escape::Pair('!', '~'),
+        '"' | '.' | '>' | '[' => Escape::Pair(c, c),
+        '#' => Escape::Pair('"', '~'),
+        '/' => Escape::Pair('.', '~'),
+        '?' => Escape::Pair('>', '~'),
+        '\\' => Escape::Pair('[', '~'),
+        '\u{7E}'..='\u{9F}' => Escape::Hex('~', n - 0x7E),
         _ => return None,
     })
+}
+
+/// How one character is escaped.
+enum Escape {
+    /// The prefix, then two uppercase hex digits.
+    Hex(char, u32),
+    /// The prefix, then one character.
+    Pair(char, char),
 }
 
 /// Appends `value` escaped as a key segment.
@@ -261,9 +272,13 @@ pub fn push_escaped(out: &mut String, value: &str) {
     for c in value.chars() {
         match escape_of(c) {
             None => out.push(c),
-            Some((prefix, code, digits)) => {
+            Some(Escape::Hex(prefix, code)) => {
                 out.push(prefix);
-                let _ = write!(out, "{code:0digits$X}");
+                let _ = write!(out, "{code:02X}");
+            }
+            Some(Escape::Pair(prefix, second)) => {
+                out.push(prefix);
+                out.push(second);
             }
         }
     }
@@ -273,8 +288,9 @@ pub fn push_escaped(out: &mut String, value: &str) {
 ///
 /// ```
 /// use table_runtime::key::encode::{escape, unescape};
-/// assert_eq!(escape("a/b#c"), "a.1b\"1c");
-/// assert_eq!(unescape("a.1b\"1c").unwrap(), "a/b#c");
+/// assert_eq!(escape("ann@contoso.com"), "ann@contoso..com");
+/// assert_eq!(escape("a/b#c d"), "a.~b\"~c!_d");
+/// assert_eq!(unescape("a.~b\"~c!_d").unwrap(), "a/b#c d");
 /// ```
 pub fn escape(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
@@ -286,42 +302,53 @@ pub fn escape(value: &str) -> String {
 pub fn unescape(text: &str) -> Result<String, KeyEncodingError> {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars();
+    let bad = |seq: String| KeyEncodingError(format!("`{seq}` is not an escape sequence"));
     while let Some(c) = chars.next() {
-        let (base, digits) = match c {
-            '!' => (0x00, 2),
-            '"' => (0x22, 1),
-            '.' => (0x2E, 1),
-            '>' => (0x3E, 1),
-            '[' => (0x5B, 1),
-            '~' => (0x7E, 2),
+        let decoded = match c {
+            '!' | '~' => {
+                let next = chars.next();
+                match (c, next) {
+                    ('!', Some('_')) => ' ',
+                    ('!', Some('~')) => '!',
+                    (_, Some(first)) => {
+                        let second = chars.next().ok_or_else(|| bad(format!("{c}{first}")))?;
+                        let hex: String = [first, second].into_iter().collect();
+                        let base = if c == '!' { 0 } else { 0x7E };
+                        let decoded = hex
+                            .bytes()
+                            .all(|b| b.is_ascii_digit() || (b'A'..=b'F').contains(&b))
+                            .then(|| u32::from_str_radix(&hex, 16).ok())
+                            .flatten()
+                            .and_then(|v| char::from_u32(base + v))
+                            .filter(|d| matches!(escape_of(*d), Some(Escape::Hex(p, _)) if p == c));
+                        decoded.ok_or_else(|| bad(format!("{c}{hex}")))?
+                    }
+                    (_, None) => return Err(bad(c.to_string())),
+                }
+            }
+            '"' | '.' | '>' | '[' => match chars.next() {
+                Some(n) if n == c => c,
+                Some('~') => match c {
+                    '"' => '#',
+                    '.' => '/',
+                    '>' => '?',
+                    _ => '\\',
+                },
+                other => {
+                    return Err(bad(format!(
+                        "{c}{}",
+                        other.map(String::from).unwrap_or_default()
+                    )));
+                }
+            },
             c if escape_of(c).is_some() => {
                 return Err(KeyEncodingError(format!(
-                    "unescaped `{c:?}` in a key segment"
+                    "unescaped {c:?} in a key segment"
                 )));
             }
-            c => {
-                out.push(c);
-                continue;
-            }
+            c => c,
         };
-        let code: String = chars.by_ref().take(digits).collect();
-        let value = (code.len() == digits)
-            .then(|| u32::from_str_radix(&code, 16).ok())
-            .flatten()
-            .filter(|_| {
-                code.bytes()
-                    .all(|b| b.is_ascii_digit() || b.is_ascii_uppercase())
-            })
-            .and_then(|v| char::from_u32(base + v))
-            .filter(|d| escape_of(*d).is_some_and(|(p, _, _)| p == c));
-        match value {
-            Some(d) => out.push(d),
-            None => {
-                return Err(KeyEncodingError(format!(
-                    "`{c}{code}` is not an escape sequence"
-                )));
-            }
-        }
+        out.push(decoded);
     }
     Ok(out)
 }
@@ -411,7 +438,9 @@ mod tests {
 
     #[test]
     fn bad_escapes_are_errors() {
-        for bad in ["!", "!2", "!zz", "\"9", ".", "~FF", "a/b", "a b"] {
+        for bad in [
+            "!", "!2", "!zz", "\"9", ".", "~FF", "a/b", "a b", "!20", ".x", "~7F",
+        ] {
             assert!(unescape(bad).is_err(), "{bad:?}");
         }
     }

@@ -272,7 +272,7 @@ mod tests {
         "Smith/Jones".to_string().push_key(&mut key, true).unwrap();
         key.push('_');
         42u32.push_key(&mut key, false).unwrap();
-        assert_eq!(key, "Smith.1Jones _0000000042");
+        assert_eq!(key, "Smith.~Jones _0000000042");
         let (name, rest) = String::parse_key(&key, true).unwrap();
         let rest = expect_literal(rest, "_").unwrap();
         let (id, rest) = u32::parse_key(rest, false).unwrap();

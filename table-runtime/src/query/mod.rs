@@ -3,6 +3,7 @@
 
 pub mod ast;
 pub mod eval;
+pub mod keyed;
 pub mod lexer;
 pub mod parser;
 pub mod plan;

@@ -1,0 +1,375 @@
+//! The model of an entity design: what the derive generates code from and what the linter
+//! inspects. Built from the attributes by [`Design::from_derive_input`], which parses templates
+//! and resolves names; the cross-field rules live in [`crate::check`].
+
+use darling::FromDeriveInput;
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+
+use crate::attr::{AllowAttrs, ContainerAttrs, FieldAttrs};
+use crate::template::{self, SegmentFormat, Template};
+
+/// What a field's type is, as far as its syntax tells (the compiler checks the rest through
+/// traits, with errors on the field).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TypeKind {
+    /// `String`.
+    String,
+    /// A primitive integer.
+    Integer {
+        /// Its width in bits.
+        bits: u32,
+        /// Whether it is signed.
+        signed: bool,
+    },
+    /// `f32` or `f64`.
+    Float,
+    /// `bool`.
+    Bool,
+    /// `Vec<u8>`.
+    Bytes,
+    /// `Uuid`.
+    Uuid,
+    /// `OffsetDateTime`, or the runtime's `DateTime`.
+    Time,
+    /// `Option<T>`.
+    Option(Box<TypeKind>),
+    /// Anything else.
+    Other,
+}
+
+impl TypeKind {
+    /// Classifies a type by its last path segment.
+    pub fn of(ty: &syn::Type) -> TypeKind {
+        let syn::Type::Path(p) = ty else {
+            return TypeKind::Other;
+        };
+        let Some(last) = p.path.segments.last() else {
+            return TypeKind::Other;
+        };
+        let name = last.ident.to_string();
+        let inner = || match &last.arguments {
+            syn::PathArguments::AngleBracketed(a) => a.args.iter().find_map(|arg| match arg {
+                syn::GenericArgument::Type(t) => Some(t),
+                _ => None,
+            }),
+            _ => None,
+        };
+        match name.as_str() {
+            "String" => TypeKind::String,
+            "u8" | "u16" | "u32" | "u64" | "u128" | "usize" | "i8" | "i16" | "i32" | "i64"
+            | "i128" | "isize" => {
+                let signed = name.starts_with('i');
+                let bits = match &name[1..] {
+                    "size" => 64,
+                    n => n.parse().unwrap_or(64),
+                };
+                TypeKind::Integer { bits, signed }
+            }
+            "f32" | "f64" => TypeKind::Float,
+            "bool" => TypeKind::Bool,
+            "Uuid" => TypeKind::Uuid,
+            "OffsetDateTime" | "DateTime" => TypeKind::Time,
+            "Vec"
+                if inner().is_some_and(|t| {
+                    matches!(
+                        TypeKind::of(t),
+                        TypeKind::Integer {
+                            bits: 8,
+                            signed: false
+                        }
+                    )
+                }) =>
+            {
+                TypeKind::Bytes
+            }
+            "Option" => TypeKind::Option(Box::new(inner().map_or(TypeKind::Other, TypeKind::of))),
+            _ => TypeKind::Other,
+        }
+    }
+
+    /// The digits the type's largest value needs, for integers.
+    pub fn integer_width(&self) -> Option<usize> {
+        match self {
+            TypeKind::Integer { bits, .. } => Some(match bits {
+                8 => 3,
+                16 => 5,
+                32 => 10,
+                _ => 20,
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// One field of the struct.
+#[derive(Debug, Clone)]
+pub struct Field {
+    /// The field's name.
+    pub ident: syn::Ident,
+    /// The field's type.
+    pub ty: syn::Type,
+    /// What the type is, syntactically.
+    pub kind: TypeKind,
+    /// The property's name.
+    pub property: String,
+    /// Where the property name comes from (the rename, or the field).
+    pub property_span: Span,
+    /// Not stored.
+    pub skip: bool,
+    /// Stored as JSON text.
+    pub json: bool,
+    /// Stored as `Display` text.
+    pub as_string: bool,
+}
+
+/// A key template with where it was written.
+#[derive(Debug, Clone)]
+pub struct Key {
+    /// The parsed template.
+    pub template: Template,
+    /// The span of the string literal.
+    pub span: Span,
+}
+
+/// A secondary-index copy.
+#[derive(Debug, Clone)]
+pub struct Index {
+    /// Its name.
+    pub name: String,
+    /// Where the name is written.
+    pub name_span: Span,
+    /// The copy's PartitionKey, or `None` for the entity's own partition.
+    pub partition_key: Option<Key>,
+    /// The copy's RowKey.
+    pub row_key: Key,
+    /// Only these fields are copied, if given.
+    pub project: Option<Vec<syn::Ident>>,
+}
+
+impl Index {
+    /// Whether the copy lives in the entity's own partition (so it can be written in one
+    /// transaction with the entity).
+    pub fn same_partition(&self, design: &Design) -> bool {
+        self.partition_key
+            .as_ref()
+            .is_none_or(|pk| pk.template.text == design.partition_key.template.text)
+    }
+}
+
+/// A lint suppression.
+#[derive(Debug, Clone)]
+pub struct Allow {
+    /// The rule's code or name.
+    pub rule: String,
+    /// Why.
+    pub reason: Option<String>,
+    /// Where.
+    pub span: Span,
+}
+
+/// A whole entity design.
+#[derive(Debug, Clone)]
+pub struct Design {
+    /// The struct's name.
+    pub ident: syn::Ident,
+    /// The struct's visibility.
+    pub vis: syn::Visibility,
+    /// The table's name.
+    pub table: String,
+    /// Where the table name is written (the struct's name if it is implied).
+    pub table_span: Span,
+    /// The PartitionKey template.
+    pub partition_key: Key,
+    /// The RowKey template.
+    pub row_key: Key,
+    /// The fields.
+    pub fields: Vec<Field>,
+    /// The secondary indexes.
+    pub indexes: Vec<Index>,
+    /// The lint suppressions.
+    pub allows: Vec<Allow>,
+    /// The span of the struct's name, for errors about the whole struct.
+    pub span: Span,
+}
+
+impl Design {
+    /// The field named `name` in the struct.
+    pub fn field(&self, name: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| f.ident == name)
+    }
+
+    /// Every key of the design: the primary keys and each index's.
+    pub fn keys(&self) -> impl Iterator<Item = &Key> {
+        [&self.partition_key, &self.row_key].into_iter().chain(
+            self.indexes
+                .iter()
+                .flat_map(|i| i.partition_key.iter().chain([&i.row_key])),
+        )
+    }
+
+    /// Reads the design of a struct: attributes parsed, templates parsed, names resolved.
+    /// Every problem found is reported, not only the first.
+    pub fn from_derive_input(input: &syn::DeriveInput) -> darling::Result<Design> {
+        let attrs = ContainerAttrs::from_derive_input(input)?;
+        let mut errors = darling::Error::accumulator();
+        if !attrs.generics.params.is_empty() {
+            errors.push(
+                darling::Error::custom("`TableEntity` can't be derived for a generic struct")
+                    .with_span(&attrs.generics),
+            );
+        }
+        let rename_all = attrs.rename_all.as_ref().and_then(|r| {
+            let rule = match r.as_str() {
+                "PascalCase" => Some(ident_case::RenameRule::PascalCase),
+                "camelCase" => Some(ident_case::RenameRule::CamelCase),
+                "snake_case" => Some(ident_case::RenameRule::SnakeCase),
+                "SCREAMING_SNAKE_CASE" => Some(ident_case::RenameRule::ScreamingSnakeCase),
+                "none" => Some(ident_case::RenameRule::None),
+                _ => None,
+            };
+            if rule.is_none() {
+                errors.push(
+                    darling::Error::custom(format!(
+                        "unknown `rename_all = \"{}\"`; expected \"PascalCase\", \"camelCase\", \"snake_case\", \"SCREAMING_SNAKE_CASE\" or \"none\"",
+                        r.as_str()
+                    ))
+                    .with_span(&r.span()),
+                );
+            }
+            rule
+        });
+        let fields = match attrs.data {
+            darling::ast::Data::Struct(fields) => fields.fields,
+            darling::ast::Data::Enum(_) => Vec::new(),
+        };
+        let fields: Vec<Field> = fields
+            .into_iter()
+            .filter_map(|f| field(f, rename_all))
+            .collect();
+        let mut key =
+            |value: &Option<darling::util::SpannedValue<String>>, what: &str| -> Option<Key> {
+                match value {
+                    None => {
+                        errors.push(
+                            darling::Error::custom(format!(
+                                "missing `{what} = \"…\"` in `#[table(...)]`"
+                            ))
+                            .with_span(&attrs.ident),
+                        );
+                        None
+                    }
+                    Some(v) => parse_key(v, &mut errors),
+                }
+            };
+        let partition_key = key(&attrs.partition_key, "partition_key");
+        let row_key = key(&attrs.row_key, "row_key");
+        let mut indexes = Vec::new();
+        for index in &attrs.index {
+            let partition_key = match &index.partition_key {
+                Some(pk) => match parse_key(pk, &mut errors) {
+                    Some(k) => Some(k),
+                    None => continue,
+                },
+                None => None,
+            };
+            let Some(row_key) = parse_key(&index.row_key, &mut errors) else {
+                continue;
+            };
+            indexes.push(Index {
+                name: index.name.as_str().to_owned(),
+                name_span: index.name.span(),
+                partition_key,
+                row_key,
+                project: index.project.as_ref().map(|paths| {
+                    paths
+                        .iter()
+                        .filter_map(|p| p.get_ident().cloned())
+                        .collect()
+                }),
+            });
+        }
+        let (table, table_span) = match &attrs.name {
+            Some(n) => (n.as_str().to_owned(), n.span()),
+            None => (attrs.ident.to_string(), attrs.ident.span()),
+        };
+        let design = match (partition_key, row_key) {
+            (Some(partition_key), Some(row_key)) => Some(Design {
+                ident: attrs.ident.clone(),
+                vis: attrs.vis.clone(),
+                table,
+                table_span,
+                partition_key,
+                row_key,
+                fields,
+                indexes,
+                allows: attrs.allow.iter().map(allow).collect(),
+                span: attrs.ident.span(),
+            }),
+            _ => None,
+        };
+        errors.finish()?;
+        design.ok_or_else(|| darling::Error::custom("incomplete design").with_span(&attrs.ident))
+    }
+}
+
+fn allow(a: &AllowAttrs) -> Allow {
+    Allow {
+        rule: a.rule.clone(),
+        reason: a.reason.clone(),
+        span: a.span,
+    }
+}
+
+fn parse_key(
+    value: &darling::util::SpannedValue<String>,
+    errors: &mut darling::error::Accumulator,
+) -> Option<Key> {
+    match template::parse(value.as_str()) {
+        Ok(template) => Some(Key {
+            template,
+            span: value.span(),
+        }),
+        Err(e) => {
+            errors.push(darling::Error::custom(e.0).with_span(&value.span()));
+            None
+        }
+    }
+}
+
+fn field(f: FieldAttrs, rename_all: Option<ident_case::RenameRule>) -> Option<Field> {
+    let ident = f.ident?;
+    let (property, property_span) = match &f.rename {
+        Some(r) => (r.as_str().to_owned(), r.span()),
+        None => {
+            let raw = ident.to_string();
+            let raw = raw.strip_prefix("r#").unwrap_or(&raw).to_owned();
+            let name = rename_all.map_or(raw.clone(), |rule| rule.apply_to_field(&raw));
+            (name, ident.span())
+        }
+    };
+    Some(Field {
+        kind: TypeKind::of(&f.ty),
+        ty: f.ty,
+        property,
+        property_span,
+        skip: *f.skip,
+        json: *f.json,
+        as_string: *f.as_string,
+        ident,
+    })
+}
+
+/// The span to report a field problem at.
+pub fn field_span(field: &Field) -> Span {
+    field
+        .ident
+        .span()
+        .join(field.ty.span())
+        .unwrap_or_else(|| field.ident.span())
+}
+
+/// Whether a format needs an integer.
+pub fn needs_integer(format: SegmentFormat) -> bool {
+    matches!(format, SegmentFormat::Width(_))
+}

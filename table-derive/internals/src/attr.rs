@@ -1,0 +1,138 @@
+//! The `#[table(...)]` attributes as written, read with darling. Nothing here is checked beyond
+//! syntax; [`crate::ast`] turns these into the model and [`crate::check`] validates it.
+
+use darling::ast::NestedMeta;
+use darling::util::{PathList, SpannedValue};
+use darling::{FromDeriveInput, FromField, FromMeta};
+use syn::spanned::Spanned;
+
+/// The struct-level attributes.
+#[derive(Debug, FromDeriveInput)]
+#[darling(attributes(table), supports(struct_named))]
+pub struct ContainerAttrs {
+    /// The struct's name.
+    pub ident: syn::Ident,
+    /// The struct's visibility (generated key types get the same).
+    pub vis: syn::Visibility,
+    /// The struct's generics (refused by the checks).
+    pub generics: syn::Generics,
+    /// The fields.
+    pub data: darling::ast::Data<(), FieldAttrs>,
+    /// `name = "Employees"`: the table.
+    #[darling(default)]
+    pub name: Option<SpannedValue<String>>,
+    /// `partition_key = "…"`: the PartitionKey template.
+    #[darling(default)]
+    pub partition_key: Option<SpannedValue<String>>,
+    /// `row_key = "…"`: the RowKey template.
+    #[darling(default)]
+    pub row_key: Option<SpannedValue<String>>,
+    /// `rename_all = "PascalCase"`: how field names become property names.
+    #[darling(default)]
+    pub rename_all: Option<SpannedValue<String>>,
+    /// `index(…)`: secondary-index copies.
+    #[darling(multiple)]
+    pub index: Vec<IndexAttrs>,
+    /// `allow(RULE, reason = "…")`: linter suppressions.
+    #[darling(multiple)]
+    pub allow: Vec<AllowAttrs>,
+}
+
+/// The field-level attributes.
+#[derive(Debug, FromField)]
+#[darling(attributes(table))]
+pub struct FieldAttrs {
+    /// The field's name.
+    pub ident: Option<syn::Ident>,
+    /// The field's type.
+    pub ty: syn::Type,
+    /// `rename = "Name"`: the property's name.
+    #[darling(default)]
+    pub rename: Option<SpannedValue<String>>,
+    /// `skip`: not stored; rebuilt with `Default` on reads.
+    #[darling(default)]
+    pub skip: SpannedValue<bool>,
+    /// `json`: stored as a JSON string (serde).
+    #[darling(default)]
+    pub json: SpannedValue<bool>,
+    /// `as_string`: stored as its `Display` text, read with `FromStr`.
+    #[darling(default)]
+    pub as_string: SpannedValue<bool>,
+}
+
+/// `index(name = "…", partition_key = "…", row_key = "…", project(a, b))`.
+#[derive(Debug, FromMeta)]
+pub struct IndexAttrs {
+    /// The index's name, used in generated method names.
+    pub name: SpannedValue<String>,
+    /// The copy's PartitionKey template; absent means the entity's own (same partition).
+    #[darling(default)]
+    pub partition_key: Option<SpannedValue<String>>,
+    /// The copy's RowKey template.
+    pub row_key: SpannedValue<String>,
+    /// Only these fields are copied (a projection); absent means every stored field.
+    #[darling(default)]
+    pub project: Option<PathList>,
+}
+
+/// `allow(RULE, reason = "…")`: suppresses a lint rule for this struct.
+#[derive(Debug, Clone)]
+pub struct AllowAttrs {
+    /// The rule's code or name, as written.
+    pub rule: String,
+    /// Why the rule does not apply.
+    pub reason: Option<String>,
+    /// Where the suppression is written.
+    pub span: proc_macro2::Span,
+}
+
+impl FromMeta for AllowAttrs {
+    fn from_list(items: &[NestedMeta]) -> darling::Result<AllowAttrs> {
+        let mut rule = None;
+        let mut reason = None;
+        let mut errors = darling::Error::accumulator();
+        for item in items {
+            match item {
+                NestedMeta::Meta(syn::Meta::Path(path)) if rule.is_none() => {
+                    rule = Some((path_text(path), path.span()));
+                }
+                NestedMeta::Lit(syn::Lit::Str(s)) if rule.is_none() => {
+                    rule = Some((s.value(), s.span()));
+                }
+                NestedMeta::Meta(syn::Meta::NameValue(nv)) if nv.path.is_ident("reason") => {
+                    match &nv.value {
+                        syn::Expr::Lit(syn::ExprLit {
+                            lit: syn::Lit::Str(s),
+                            ..
+                        }) => reason = Some(s.value()),
+                        other => errors.push(
+                            darling::Error::custom("`reason` must be a string literal")
+                                .with_span(other),
+                        ),
+                    }
+                }
+                other => errors.push(
+                    darling::Error::custom(
+                        "expected `allow(RULE, reason = \"…\")` with one rule code or name",
+                    )
+                    .with_span(other),
+                ),
+            }
+        }
+        errors.finish()?;
+        let (rule, span) = rule.ok_or_else(|| {
+            darling::Error::custom(
+                "`allow` needs a rule code or name: `allow(RULE, reason = \"…\")`",
+            )
+        })?;
+        Ok(AllowAttrs { rule, reason, span })
+    }
+}
+
+fn path_text(path: &syn::Path) -> String {
+    path.segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect::<Vec<_>>()
+        .join("::")
+}

@@ -1,0 +1,291 @@
+//! The rules a design must follow to compile. Each failed rule adds an error, pointed at the
+//! attribute or field at fault; all of them are reported together.
+
+use std::collections::HashMap;
+
+use crate::ast::{Design, Field, Key, TypeKind, field_span};
+use crate::template::{Part, SegmentFormat};
+
+/// Characters the service forbids in keys.
+fn is_forbidden_key_char(c: char) -> bool {
+    matches!(c, '/' | '\\' | '#' | '?' | '\u{0}'..='\u{1F}' | '\u{7F}'..='\u{9F}')
+}
+
+/// Checks a design; returns every error found.
+pub fn check(design: &Design) -> darling::Result<()> {
+    let mut errors = darling::Error::accumulator();
+    check_table_name(design, &mut errors);
+    check_fields(design, &mut errors);
+    for key in design.keys() {
+        check_key(design, key, &mut errors);
+    }
+    check_indexes(design, &mut errors);
+    for allow in &design.allows {
+        if allow.reason.as_deref().is_none_or(|r| r.trim().is_empty()) {
+            errors.push(
+                darling::Error::custom(format!(
+                    "`allow({})` needs a `reason = \"…\"` saying why the rule does not apply",
+                    allow.rule
+                ))
+                .with_span(&allow.span),
+            );
+        }
+    }
+    errors.finish()
+}
+
+fn check_table_name(design: &Design, errors: &mut darling::error::Accumulator) {
+    let name = &design.table;
+    let mut chars = name.chars();
+    let shape = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric())
+        && (3..=63).contains(&name.len());
+    if !shape || name.eq_ignore_ascii_case("tables") {
+        errors.push(
+            darling::Error::custom(format!(
+                "`{name}` is not a valid table name: 3 to 63 letters and digits, starting with a letter, not `tables`"
+            ))
+            .with_span(&design.table_span),
+        );
+    }
+}
+
+fn check_fields(design: &Design, errors: &mut darling::error::Accumulator) {
+    let mut seen: HashMap<&str, &Field> = HashMap::new();
+    for field in design.fields.iter().filter(|f| !f.skip) {
+        let name = field.property.as_str();
+        let mut chars = name.chars();
+        let identifier = chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+            && chars.all(|c| c.is_alphanumeric() || c == '_');
+        if !identifier || name.chars().count() > 255 {
+            errors.push(
+                darling::Error::custom(format!(
+                    "property name `{name}` is not valid: the service takes identifiers of at most 255 characters"
+                ))
+                .with_span(&field.property_span),
+            );
+        }
+        if ["PartitionKey", "RowKey", "Timestamp"].contains(&name) {
+            errors.push(
+                darling::Error::custom(format!(
+                    "`{name}` is a system property; the keys come from the templates, so rename this field's property"
+                ))
+                .with_span(&field.property_span),
+            );
+        }
+        if let Some(first) = seen.insert(name, field) {
+            errors.push(
+                darling::Error::custom(format!(
+                    "fields `{}` and `{}` are both stored as property `{name}`",
+                    first.ident, field.ident
+                ))
+                .with_span(&field.property_span),
+            );
+        }
+        let modes = [field.json, field.as_string].iter().filter(|m| **m).count();
+        if modes > 1 {
+            errors.push(
+                darling::Error::custom(
+                    "a field is stored either as `json` or `as_string`, not both",
+                )
+                .with_span(&field.ident),
+            );
+        }
+    }
+}
+
+fn check_key(design: &Design, key: &Key, errors: &mut darling::error::Accumulator) {
+    let mut previous_placeholder: Option<&str> = None;
+    for part in &key.template.parts {
+        match part {
+            Part::Literal(text) => {
+                previous_placeholder = None;
+                if let Some(c) = text.chars().find(|c| is_forbidden_key_char(*c)) {
+                    errors.push(
+                        darling::Error::custom(format!(
+                            "the literal `{text}` in key `{}` contains {}, which the service forbids in keys",
+                            key.template.text,
+                            describe_char(c)
+                        ))
+                        .with_span(&key.span),
+                    );
+                }
+            }
+            Part::Placeholder { field, format } => {
+                if let Some(before) = previous_placeholder {
+                    errors.push(
+                        darling::Error::custom(format!(
+                            "`{{{before}}}` and `{{{field}}}` in key `{}` have no literal between them; put a separator between them so the key splits back into its fields",
+                            key.template.text
+                        ))
+                        .with_span(&key.span),
+                    );
+                }
+                previous_placeholder = Some(field);
+                match design.field(field) {
+                    None => {
+                        let known: Vec<String> =
+                            design.fields.iter().map(|f| f.ident.to_string()).collect();
+                        errors.push(
+                            darling::Error::custom(format!(
+                                "unknown field `{{{field}}}` in key `{}`; the struct has {}",
+                                key.template.text,
+                                known.join(", ")
+                            ))
+                            .with_span(&key.span),
+                        );
+                    }
+                    Some(f) => check_segment_field(key, f, *format, errors),
+                }
+            }
+        }
+    }
+}
+
+fn describe_char(c: char) -> String {
+    if c.is_control() {
+        format!("the control character U+{:04X}", c as u32)
+    } else {
+        format!("`{c}`")
+    }
+}
+
+fn check_segment_field(
+    key: &Key,
+    field: &Field,
+    format: SegmentFormat,
+    errors: &mut darling::error::Accumulator,
+) {
+    let problem = if field.skip {
+        Some("is `skip`ped, so it can't be read back".to_owned())
+    } else if field.json || field.as_string {
+        Some("is stored as text (`json`/`as_string`); keys need a typed field".to_owned())
+    } else {
+        match (&field.kind, format) {
+            (TypeKind::Option(_), _) => {
+                Some("is an `Option`: a key segment needs a value for every entity".to_owned())
+            }
+            (TypeKind::Float, _) => Some(
+                "is a float, which has no exact, sortable key form; use an integer (scaled) or a string".to_owned(),
+            ),
+            (TypeKind::Bool, _) | (TypeKind::Bytes, _) => {
+                Some("has a type keys can't hold (strings, integers, GUIDs and times)".to_owned())
+            }
+            (TypeKind::Integer { bits: 128, .. }, _) => {
+                Some("is a 128-bit integer; keys hold integers up to 64 bits".to_owned())
+            }
+            (kind, SegmentFormat::Width(_))
+                if !matches!(kind, TypeKind::Integer { .. } | TypeKind::Other) =>
+            {
+                Some("is not an integer, so it can't take a width".to_owned())
+            }
+            (kind, f) if f.is_time() && !matches!(kind, TypeKind::Time | TypeKind::Other) => Some(
+                format!("is not a time, so it can't use `:{}`", f.spec()),
+            ),
+            _ => None,
+        }
+    };
+    if let Some(problem) = problem {
+        errors.push(
+            darling::Error::custom(format!(
+                "field `{}` in key `{}` {problem}",
+                field.ident, key.template.text
+            ))
+            .with_span(&key.span),
+        );
+        errors.push(
+            darling::Error::custom(format!("`{}` is used in a key here", field.ident))
+                .with_span(&field_span(field)),
+        );
+    }
+}
+
+fn check_indexes(design: &Design, errors: &mut darling::error::Accumulator) {
+    let mut names: HashMap<&str, ()> = HashMap::new();
+    for index in &design.indexes {
+        if names.insert(index.name.as_str(), ()).is_some() {
+            errors.push(
+                darling::Error::custom(format!("duplicate index name `{}`", index.name))
+                    .with_span(&index.name_span),
+            );
+        }
+        let valid_name = index
+            .name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
+            && index
+                .name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+        if !valid_name {
+            errors.push(
+                darling::Error::custom(format!(
+                    "index name `{}` must be a snake_case identifier; it names generated methods",
+                    index.name
+                ))
+                .with_span(&index.name_span),
+            );
+        }
+        if let Some(project) = &index.project {
+            for ident in project {
+                if design.field(&ident.to_string()).is_none() {
+                    errors.push(
+                        darling::Error::custom(format!(
+                            "unknown field `{ident}` in the projection of index `{}`",
+                            index.name
+                        ))
+                        .with_span(ident),
+                    );
+                }
+            }
+        }
+    }
+    // Row keys that share a partition template must not be able to produce the same key:
+    // each needs its own literal prefix, and no prefix may start another.
+    let mut groups: HashMap<&str, Vec<(&str, &Key)>> = HashMap::new();
+    groups
+        .entry(design.partition_key.template.text.as_str())
+        .or_default()
+        .push(("the primary key", &design.row_key));
+    for index in &design.indexes {
+        let pk = index
+            .partition_key
+            .as_ref()
+            .map_or(design.partition_key.template.text.as_str(), |k| {
+                k.template.text.as_str()
+            });
+        groups
+            .entry(pk)
+            .or_default()
+            .push((index.name.as_str(), &index.row_key));
+    }
+    for members in groups.values().filter(|m| m.len() > 1) {
+        for (i, (a_name, a)) in members.iter().enumerate() {
+            for (b_name, b) in &members[i + 1..] {
+                let (pa, pb) = (a.template.literal_prefix(), b.template.literal_prefix());
+                if pa.starts_with(pb) || pb.starts_with(pa) {
+                    errors.push(
+                        darling::Error::custom(format!(
+                            "row keys of {} (`{}`) and {} (`{}`) share a partition and can collide; give each a distinct literal prefix such as `{}_`",
+                            describe(a_name),
+                            a.template.text,
+                            describe(b_name),
+                            b.template.text,
+                            if b_name.starts_with("the ") { "primary" } else { b_name },
+                        ))
+                        .with_span(&b.span),
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn describe(name: &str) -> String {
+    if name.starts_with("the ") {
+        name.to_owned()
+    } else {
+        format!("index `{name}`")
+    }
+}

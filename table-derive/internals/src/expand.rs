@@ -1,0 +1,560 @@
+//! Code generation from a checked [`Design`].
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use crate::ast::{Design, Field, Key, TypeKind};
+use crate::template::{Part, SegmentFormat};
+
+/// The hidden module of the runtime that generated code calls.
+fn rt() -> TokenStream {
+    quote!(::table_runtime::__private)
+}
+
+/// How the value of a placeholder is reached in generated code.
+#[derive(Clone, Copy)]
+enum Access {
+    /// `&self.field`.
+    SelfField,
+    /// A function argument of the field's name (`&str` for strings, the type otherwise).
+    Argument,
+}
+
+fn is_string(field: &Field) -> bool {
+    field.kind == TypeKind::String
+}
+
+/// An expression of type `&T` (or `&str` for strings) for the field.
+fn access_expr(field: &Field, access: Access) -> TokenStream {
+    let ident = &field.ident;
+    match access {
+        Access::SelfField => quote!(&self.#ident),
+        Access::Argument if is_string(field) => quote!(#ident),
+        Access::Argument => quote!(&#ident),
+    }
+}
+
+/// The argument type a query constructor takes for a field.
+fn argument_type(field: &Field) -> TokenStream {
+    if is_string(field) {
+        quote!(&str)
+    } else {
+        let ty = &field.ty;
+        quote!(#ty)
+    }
+}
+
+fn time_format(format: SegmentFormat) -> TokenStream {
+    let rt = rt();
+    match format {
+        SegmentFormat::Ticks => quote!(#rt::TimeFormat::Ticks),
+        SegmentFormat::InvertedTicks => quote!(#rt::TimeFormat::InvertedTicks),
+        SegmentFormat::Date => quote!(#rt::TimeFormat::Date),
+        SegmentFormat::Hour => quote!(#rt::TimeFormat::Hour),
+        _ => quote!(#rt::TimeFormat::Iso8601),
+    }
+}
+
+/// Statements that append one placeholder's value to `__key`.
+fn push_segment(
+    field: &Field,
+    format: SegmentFormat,
+    more_follows: bool,
+    value: TokenStream,
+    label: &str,
+) -> TokenStream {
+    let rt = rt();
+    let ty = &field.ty;
+    let span = ty.span();
+    match format {
+        SegmentFormat::Default if is_string(field) => {
+            quote!(#rt::push_str_segment(&mut __key, #value, #more_follows);)
+        }
+        SegmentFormat::Default => quote_spanned! {span=>
+            <#ty as #rt::KeySegment>::push_key(#value, &mut __key, #more_follows)
+                .map_err(|e| #rt::key_error(#label, e))?;
+        },
+        SegmentFormat::Width(width) => quote_spanned! {span=>
+            <#ty as #rt::PaddedInteger>::push_padded(#value, &mut __key, #width)
+                .map_err(|e| #rt::key_error(#label, e))?;
+        },
+        time => {
+            let format = time_format(time);
+            quote_spanned! {span=>
+                <#ty as #rt::TimeSegment>::push_time(#value, &mut __key, #format)
+                    .map_err(|e| #rt::key_error(#label, e))?;
+            }
+        }
+    }
+}
+
+/// Statements that read one placeholder's value from the front of `__rest`.
+fn parse_segment(
+    field: &Field,
+    format: SegmentFormat,
+    more_follows: bool,
+    label: &str,
+) -> TokenStream {
+    let rt = rt();
+    let ty = &field.ty;
+    let ident = &field.ident;
+    let span = ty.span();
+    let call = match format {
+        SegmentFormat::Default => {
+            quote_spanned!(span=> <#ty as #rt::KeySegment>::parse_key(__rest, #more_follows))
+        }
+        SegmentFormat::Width(width) => {
+            quote_spanned!(span=> <#ty as #rt::PaddedInteger>::parse_padded(__rest, #width))
+        }
+        time => {
+            let format = time_format(time);
+            quote_spanned!(span=> <#ty as #rt::TimeSegment>::parse_time(__rest, #format))
+        }
+    };
+    quote! {
+        let (#ident, __rest) = #call.map_err(|e| #rt::key_error(#label, e))?;
+    }
+}
+
+/// A block evaluating to the key built from `parts` (a template, or the front of one).
+fn build_key(
+    design: &Design,
+    parts: &[Part],
+    total_parts: usize,
+    access: Access,
+    label: &str,
+) -> TokenStream {
+    let rt = rt();
+    let steps = parts.iter().enumerate().map(|(i, part)| match part {
+        Part::Literal(text) => quote!(__key.push_str(#text);),
+        Part::Placeholder { field, format } => match design.field(field) {
+            Some(f) => push_segment(
+                f,
+                *format,
+                i + 1 < total_parts,
+                access_expr(f, access),
+                label,
+            ),
+            None => quote!(),
+        },
+    });
+    quote! {{
+        let mut __key = #rt::String::with_capacity(64);
+        #(#steps)*
+        __key
+    }}
+}
+
+fn key_fn(design: &Design, key: &Key, label: &str) -> TokenStream {
+    let parts = &key.template.parts;
+    build_key(design, parts, parts.len(), Access::SelfField, label)
+}
+
+/// The distinct fields of the given keys' placeholders, in order of first use.
+fn placeholder_fields<'d>(design: &'d Design, keys: &[&Key]) -> Vec<&'d Field> {
+    let mut out: Vec<&Field> = Vec::new();
+    for key in keys {
+        for (name, _) in key.template.placeholders() {
+            if let Some(f) = design.field(name)
+                && !out.iter().any(|o| o.ident == f.ident)
+            {
+                out.push(f);
+            }
+        }
+    }
+    out
+}
+
+fn arguments(fields: &[&Field]) -> TokenStream {
+    let args = fields.iter().map(|f| {
+        let ident = &f.ident;
+        let ty = argument_type(f);
+        quote!(#ident: #ty)
+    });
+    quote!(#(#args),*)
+}
+
+/// The key type: the fields of the primary keys, with `parse` reading them back.
+fn key_struct(design: &Design) -> (syn::Ident, TokenStream) {
+    let rt = rt();
+    let ident = format_ident!("{}Key", design.ident);
+    let vis = &design.vis;
+    let fields = placeholder_fields(design, &[&design.partition_key, &design.row_key]);
+    let decls = fields.iter().map(|f| {
+        let (name, ty) = (&f.ident, &f.ty);
+        let doc = format!("The `{name}` segment.");
+        quote!(#[doc = #doc] pub #name: #ty)
+    });
+    let names: Vec<_> = fields.iter().map(|f| &f.ident).collect();
+    let parse_key = |key: &Key, label: &str, input: TokenStream| {
+        let total = key.template.parts.len();
+        let steps = key.template.parts.iter().enumerate().map(|(i, part)| match part {
+            Part::Literal(text) => quote! {
+                let __rest = #rt::expect_literal(__rest, #text).map_err(|e| #rt::key_error(#label, e))?;
+            },
+            Part::Placeholder { field, format } => design
+                .field(field)
+                .map(|f| parse_segment(f, *format, i + 1 < total, label))
+                .unwrap_or_default(),
+        });
+        quote! {
+            let __rest: &str = #input;
+            #(#steps)*
+            #rt::expect_end(__rest).map_err(|e| #rt::key_error(#label, e))?;
+        }
+    };
+    let parse_pk = parse_key(&design.partition_key, "PartitionKey", quote!(partition_key));
+    let parse_rk = parse_key(&design.row_key, "RowKey", quote!(row_key));
+    let doc = format!(
+        "The key fields of [`{}`]: PartitionKey `{}`, RowKey `{}`.",
+        design.ident, design.partition_key.template.text, design.row_key.template.text
+    );
+    let item = quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, PartialEq)]
+        #vis struct #ident {
+            #(#decls,)*
+        }
+
+        #[automatically_derived]
+        impl #ident {
+            /// Reads the key fields back from a PartitionKey and a RowKey.
+            #[allow(unused_variables, clippy::shadow_unrelated)]
+            pub fn parse(partition_key: &str, row_key: &str) -> #rt::Result<Self, #rt::ConversionError> {
+                #parse_pk
+                #parse_rk
+                #rt::Result::Ok(Self { #(#names,)* })
+            }
+        }
+    };
+    (ident, item)
+}
+
+fn put_field(field: &Field) -> TokenStream {
+    let rt = rt();
+    let ident = &field.ident;
+    let name = &field.property;
+    if field.json {
+        quote!(#rt::put_json(&mut __entity, #name, &self.#ident)?;)
+    } else if field.as_string {
+        quote!(#rt::put_string(&mut __entity, #name, &self.#ident);)
+    } else {
+        quote_spanned!(field.ty.span()=> #rt::put(&mut __entity, #name, &self.#ident)?;)
+    }
+}
+
+fn get_field(field: &Field) -> TokenStream {
+    let rt = rt();
+    let ident = &field.ident;
+    let name = &field.property;
+    if field.skip {
+        quote!(#ident: ::core::default::Default::default())
+    } else if field.json {
+        quote!(#ident: #rt::get_json(__entity, #name)?)
+    } else if field.as_string {
+        quote!(#ident: #rt::get_string(__entity, #name)?)
+    } else {
+        quote_spanned!(field.ty.span()=> #ident: #rt::get(__entity, #name)?)
+    }
+}
+
+/// Query constructors for one set of keys (the primary keys, or an index's).
+fn query_methods(
+    design: &Design,
+    prefix: &str,
+    index: Option<&str>,
+    pk: &Key,
+    rk: &Key,
+) -> TokenStream {
+    let rt = rt();
+    let index_tokens = match index {
+        Some(name) => quote!(::core::option::Option::Some(#name)),
+        None => quote!(::core::option::Option::None),
+    };
+    let pk_fields = placeholder_fields(design, &[pk]);
+    let pk_args = arguments(&pk_fields);
+    let pk_parts = &pk.template.parts;
+    let build_pk = build_key(
+        design,
+        pk_parts,
+        pk_parts.len(),
+        Access::Argument,
+        "PartitionKey",
+    );
+    let all_fields = placeholder_fields(design, &[pk, rk]);
+    let all_args = arguments(&all_fields);
+    let rk_parts = &rk.template.parts;
+    let build_rk = build_key(design, rk_parts, rk_parts.len(), Access::Argument, "RowKey");
+    let what = index.map_or("the entities".to_owned(), |i| format!("index `{i}`"));
+
+    let point = format_ident!("{prefix}point_query");
+    let partition = format_ident!("{prefix}partition_query");
+    let point_doc = format!(
+        "Point query on {what}: `{}` / `{}`.",
+        pk.template.text, rk.template.text
+    );
+    let partition_doc = format!("Partition scan of {what}: `{}`.", pk.template.text);
+    let mut methods = vec![quote! {
+        #[doc = #point_doc]
+        pub fn #point(#all_args) -> #rt::Result<#rt::KeyQuery, #rt::ConversionError> {
+            let __pk = #build_pk;
+            let __rk = #build_rk;
+            #rt::Result::Ok(#rt::KeyQuery::point(<Self as #rt::TableEntity>::TABLE, #index_tokens, __pk, &__rk))
+        }
+        #[doc = #partition_doc]
+        pub fn #partition(#pk_args) -> #rt::Result<#rt::KeyQuery, #rt::ConversionError> {
+            let __pk = #build_pk;
+            #rt::Result::Ok(#rt::KeyQuery::partition(<Self as #rt::TableEntity>::TABLE, #index_tokens, __pk))
+        }
+    }];
+
+    // Ranges over each RowKey segment, with the segments before it fixed.
+    let mut seen = Vec::new();
+    for (j, part) in rk_parts.iter().enumerate() {
+        let Part::Placeholder { field, format } = part else {
+            continue;
+        };
+        let Some(f) = design.field(field) else {
+            continue;
+        };
+        if seen.contains(&f.ident) {
+            continue;
+        }
+        let before_fields: Vec<&Field> = {
+            let mut v = pk_fields.clone();
+            for p in &rk_parts[..j] {
+                if let Part::Placeholder { field, .. } = p
+                    && let Some(bf) = design.field(field)
+                    && !v.iter().any(|o| o.ident == bf.ident)
+                {
+                    v.push(bf);
+                }
+            }
+            v
+        };
+        seen.push(f.ident.clone());
+        if before_fields.iter().any(|b| b.ident == f.ident) {
+            continue;
+        }
+        let args = arguments(&before_fields);
+        let build_prefix = build_key(
+            design,
+            &rk_parts[..j],
+            rk_parts.len(),
+            Access::Argument,
+            "RowKey",
+        );
+        let more_follows = j + 1 < rk_parts.len();
+        let inverted = *format == SegmentFormat::InvertedTicks;
+        let element = if is_string(f) {
+            quote!(&'__r str)
+        } else {
+            let ty = &f.ty;
+            quote!(#ty)
+        };
+        let generics = if is_string(f) {
+            quote!(<'__r>)
+        } else {
+            quote!()
+        };
+        let value = if is_string(f) {
+            quote!(*__v)
+        } else {
+            quote!(__v)
+        };
+        let push = push_segment(f, *format, more_follows, value, "RowKey");
+        let range = format_ident!("{prefix}range_by_{}", f.ident);
+        let range_doc = format!(
+            "Range query on {what} over `{{{}}}` of RowKey `{}`{}.",
+            f.ident,
+            rk.template.text,
+            if inverted {
+                " (inverted ticks: the bounds are flipped for you, so `since..` means newer than `since`)"
+            } else {
+                ""
+            }
+        );
+        methods.push(quote! {
+            #[doc = #range_doc]
+            pub fn #range #generics (#args, range: impl #rt::RangeBounds<#element>) -> #rt::Result<#rt::KeyQuery, #rt::ConversionError> {
+                let __pk = #build_pk;
+                let __prefix = #build_prefix;
+                let __encode = |__v: &#element| -> #rt::Result<#rt::String, #rt::ConversionError> {
+                    let mut __key = #rt::String::new();
+                    #push
+                    #rt::Result::Ok(__key)
+                };
+                let __lower = #rt::map_bound(range.start_bound(), &__encode)?;
+                let __upper = #rt::map_bound(range.end_bound(), &__encode)?;
+                let (__lo, __hi) = #rt::segment_range(&__prefix, __lower, __upper, #more_follows, #inverted);
+                #rt::Result::Ok(#rt::KeyQuery::row_range(<Self as #rt::TableEntity>::TABLE, #index_tokens, __pk, __lo, __hi))
+            }
+        });
+        if is_string(f) && *format == SegmentFormat::Default {
+            let starting = format_ident!("{prefix}{}_starting_with", f.ident);
+            let doc = format!(
+                "Range query on {what}: `{{{}}}` starting with a prefix.",
+                f.ident
+            );
+            methods.push(quote! {
+                #[doc = #doc]
+                pub fn #starting(#args, prefix: &str) -> #rt::Result<#rt::KeyQuery, #rt::ConversionError> {
+                    let __pk = #build_pk;
+                    let __prefix = #build_prefix;
+                    let mut __value = #rt::String::new();
+                    #rt::push_str_segment(&mut __value, prefix, false);
+                    let (__lo, __hi) = #rt::starts_with_range(&__prefix, &__value);
+                    #rt::Result::Ok(#rt::KeyQuery::row_range(<Self as #rt::TableEntity>::TABLE, #index_tokens, __pk, __lo, __hi))
+                }
+            });
+        }
+        if j == 0 && inverted {
+            let latest = format_ident!("{prefix}latest");
+            let doc = format!(
+                "The latest `n` of {what} in one partition (RowKey starts with inverted ticks)."
+            );
+            methods.push(quote! {
+                #[doc = #doc]
+                pub fn #latest(#pk_args, n: usize) -> #rt::Result<#rt::KeyQuery, #rt::ConversionError> {
+                    let __pk = #build_pk;
+                    #rt::Result::Ok(#rt::KeyQuery::partition(<Self as #rt::TableEntity>::TABLE, #index_tokens, __pk).top(n))
+                }
+            });
+        }
+    }
+    quote!(#(#methods)*)
+}
+
+/// The generated code for a checked design.
+pub fn expand(design: &Design) -> TokenStream {
+    let rt = rt();
+    let ident = &design.ident;
+    let table = &design.table;
+    let pk = key_fn(design, &design.partition_key, "PartitionKey");
+    let rk = key_fn(design, &design.row_key, "RowKey");
+    let stored: Vec<&Field> = design.fields.iter().filter(|f| !f.skip).collect();
+    let puts: Vec<TokenStream> = stored.iter().map(|f| put_field(f)).collect();
+    let gets = design.fields.iter().map(get_field);
+    let (key_ident, key_item) = key_struct(design);
+    let key_fields = placeholder_fields(design, &[&design.partition_key, &design.row_key]);
+    let key_names: Vec<_> = key_fields.iter().map(|f| &f.ident).collect();
+
+    let index_infos = design.indexes.iter().map(|index| {
+        let name = &index.name;
+        let same = index.same_partition(design);
+        let pk_text = index
+            .partition_key
+            .as_ref()
+            .map_or(&design.partition_key.template.text, |k| &k.template.text);
+        let rk_text = &index.row_key.template.text;
+        quote!(#rt::IndexInfo { name: #name, same_partition: #same, partition_key: #pk_text, row_key: #rk_text })
+    });
+    let index_copies = design.indexes.iter().enumerate().map(|(i, index)| {
+        let label_pk = format!("PartitionKey of index `{}`", index.name);
+        let label_rk = format!("RowKey of index `{}`", index.name);
+        let pk_key = index.partition_key.as_ref().unwrap_or(&design.partition_key);
+        let build_pk = build_key(design, &pk_key.template.parts, pk_key.template.parts.len(), Access::SelfField, &label_pk);
+        let build_rk = build_key(design, &index.row_key.template.parts, index.row_key.template.parts.len(), Access::SelfField, &label_rk);
+        let copied = stored.iter().filter(|f| {
+            index.project.as_ref().is_none_or(|p| p.iter().any(|i| *i == f.ident))
+        });
+        let puts = copied.map(|f| put_field(f));
+        quote! {{
+            let mut __entity = #rt::Entity::new(#build_pk, #build_rk);
+            #(#puts)*
+            __copies.push(#rt::IndexCopy { index: &<Self as #rt::TableEntity>::INDEXES[#i], entity: __entity });
+        }}
+    });
+    let index_count = design.indexes.len();
+    let mut queries = vec![query_methods(
+        design,
+        "",
+        None,
+        &design.partition_key,
+        &design.row_key,
+    )];
+    for index in &design.indexes {
+        let pk = index
+            .partition_key
+            .as_ref()
+            .unwrap_or(&design.partition_key);
+        queries.push(query_methods(
+            design,
+            &format!("{}_", index.name),
+            Some(&index.name),
+            pk,
+            &index.row_key,
+        ));
+    }
+
+    quote! {
+        #key_item
+
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, unused_qualifications, clippy::needless_question_mark)]
+        const _: () = {
+            #[automatically_derived]
+            impl #rt::TableEntity for #ident {
+                const TABLE: &'static str = #table;
+                const INDEXES: &'static [#rt::IndexInfo] = &[#(#index_infos),*];
+
+                fn partition_key(&self) -> #rt::Result<#rt::String, #rt::ConversionError> {
+                    #rt::Result::Ok(#pk)
+                }
+
+                fn row_key(&self) -> #rt::Result<#rt::String, #rt::ConversionError> {
+                    #rt::Result::Ok(#rk)
+                }
+
+                fn to_entity(&self) -> #rt::Result<#rt::Entity, #rt::ConversionError> {
+                    let mut __entity = #rt::Entity::new(
+                        <Self as #rt::TableEntity>::partition_key(self)?,
+                        <Self as #rt::TableEntity>::row_key(self)?,
+                    );
+                    #(#puts)*
+                    #rt::Result::Ok(__entity)
+                }
+
+                fn from_entity(__entity: &#rt::Entity) -> #rt::Result<Self, #rt::ConversionError> {
+                    #rt::Result::Ok(Self { #(#gets,)* })
+                }
+
+                fn index_entities(&self) -> #rt::Result<#rt::Vec<#rt::IndexCopy>, #rt::ConversionError> {
+                    let mut __copies = #rt::Vec::with_capacity(#index_count);
+                    #(#index_copies)*
+                    #rt::Result::Ok(__copies)
+                }
+            }
+
+            #[automatically_derived]
+            impl #ident {
+                /// The key fields of this value.
+                pub fn key(&self) -> #key_ident {
+                    #key_ident { #(#key_names: ::core::clone::Clone::clone(&self.#key_names),)* }
+                }
+
+                #(#queries)*
+            }
+        };
+    }
+}
+
+/// What is emitted beside the errors of a design that did not check: an impl whose bodies are
+/// never reached (compilation fails on the errors), so users see only the real errors instead
+/// of a cascade of "trait not implemented".
+pub fn fallback(ident: &syn::Ident) -> TokenStream {
+    let rt = rt();
+    let _ = Span::call_site();
+    quote! {
+        const _: () = {
+            impl #rt::TableEntity for #ident {
+                const TABLE: &'static str = "";
+                fn partition_key(&self) -> #rt::Result<#rt::String, #rt::ConversionError> { ::core::unreachable!() }
+                fn row_key(&self) -> #rt::Result<#rt::String, #rt::ConversionError> { ::core::unreachable!() }
+                fn to_entity(&self) -> #rt::Result<#rt::Entity, #rt::ConversionError> { ::core::unreachable!() }
+                fn from_entity(_: &#rt::Entity) -> #rt::Result<Self, #rt::ConversionError> { ::core::unreachable!() }
+            }
+        };
+    }
+}

@@ -1,0 +1,38 @@
+//! The `#[table(...)]` attribute grammar of `#[derive(TableEntity)]`: parsed ([`attr`]), modelled
+//! ([`ast`]), checked ([`check`]) and expanded ([`expand`]). It is a normal library so that the
+//! derive and the linter share one parser, and so the expansion can run outside the compiler
+//! (to show users the code generated for their structs).
+
+pub mod ast;
+pub mod attr;
+pub mod check;
+pub mod expand;
+pub mod template;
+
+use proc_macro2::TokenStream;
+
+pub use ast::Design;
+
+/// Reads and checks the design of a struct; every error is reported.
+pub fn design(input: &syn::DeriveInput) -> darling::Result<Design> {
+    let design = Design::from_derive_input(input)?;
+    check::check(&design)?;
+    Ok(design)
+}
+
+/// The whole derive, from the struct's tokens to the generated tokens: the expansion of a valid
+/// design, or its errors (with a stub impl so that only the real errors are reported).
+pub fn derive_table_entity(input: TokenStream) -> TokenStream {
+    let input: syn::DeriveInput = match syn::parse2(input) {
+        Ok(input) => input,
+        Err(e) => return e.to_compile_error(),
+    };
+    match design(&input) {
+        Ok(design) => expand::expand(&design),
+        Err(errors) => {
+            let mut out = errors.write_errors();
+            out.extend(expand::fallback(&input.ident));
+            out
+        }
+    }
+}

@@ -1,0 +1,253 @@
+//! Key templates: literal text with `{field}` or `{field:format}` placeholders, in the spirit of
+//! format strings (`{{` and `}}` stand for literal braces).
+
+use std::fmt;
+
+/// How a placeholder's value is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SegmentFormat {
+    /// The type's default: strings escaped, integers padded to their type's width, times as
+    /// ISO 8601, GUIDs hyphenated.
+    Default,
+    /// An integer zero-padded to this many digits (`{id:06}` or `{id:6}`).
+    Width(usize),
+    /// Ascending 100 ns ticks, 19 digits (`{at:ticks}`).
+    Ticks,
+    /// .NET inverted ticks, 19 digits, newest first (`{at:inverted_ticks}`).
+    InvertedTicks,
+    /// Fixed-width ISO 8601 UTC (`{at:iso}`).
+    Iso,
+    /// A UTC date bucket, `2024-05-01` (`{at:date}`).
+    Date,
+    /// A UTC hour bucket, `2024-05-01T10` (`{at:hour}`).
+    Hour,
+}
+
+impl SegmentFormat {
+    /// Whether the format is one of the time formats.
+    pub fn is_time(self) -> bool {
+        matches!(
+            self,
+            SegmentFormat::Ticks
+                | SegmentFormat::InvertedTicks
+                | SegmentFormat::Iso
+                | SegmentFormat::Date
+                | SegmentFormat::Hour
+        )
+    }
+
+    /// The format as written after the colon, empty for the default.
+    pub fn spec(self) -> String {
+        match self {
+            SegmentFormat::Default => String::new(),
+            SegmentFormat::Width(w) => format!("0{w}"),
+            SegmentFormat::Ticks => "ticks".into(),
+            SegmentFormat::InvertedTicks => "inverted_ticks".into(),
+            SegmentFormat::Iso => "iso".into(),
+            SegmentFormat::Date => "date".into(),
+            SegmentFormat::Hour => "hour".into(),
+        }
+    }
+}
+
+/// One part of a template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Part {
+    /// Literal text.
+    Literal(String),
+    /// A field's value.
+    Placeholder {
+        /// The field's name as written in the struct.
+        field: String,
+        /// How it is written.
+        format: SegmentFormat,
+    },
+}
+
+/// A parsed key template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Template {
+    /// The text as written.
+    pub text: String,
+    /// Its parts, in order; literals are never adjacent to each other.
+    pub parts: Vec<Part>,
+}
+
+impl Template {
+    /// The placeholders, in order, with their formats.
+    pub fn placeholders(&self) -> impl Iterator<Item = (&str, SegmentFormat)> {
+        self.parts.iter().filter_map(|p| match p {
+            Part::Placeholder { field, format } => Some((field.as_str(), *format)),
+            Part::Literal(_) => None,
+        })
+    }
+
+    /// The literal text before the first placeholder (the whole text if there is none).
+    pub fn literal_prefix(&self) -> &str {
+        match self.parts.first() {
+            Some(Part::Literal(l)) => l,
+            _ => "",
+        }
+    }
+
+    /// Whether the template has no placeholder: one value for every entity.
+    pub fn is_constant(&self) -> bool {
+        self.placeholders().next().is_none()
+    }
+}
+
+impl fmt::Display for Template {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+/// A template that could not be parsed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TemplateError(pub String);
+
+fn parse_format(field: &str, spec: &str) -> Result<SegmentFormat, TemplateError> {
+    Ok(match spec {
+        "" => SegmentFormat::Default,
+        "ticks" => SegmentFormat::Ticks,
+        "inverted_ticks" => SegmentFormat::InvertedTicks,
+        "iso" => SegmentFormat::Iso,
+        "date" => SegmentFormat::Date,
+        "hour" => SegmentFormat::Hour,
+        digits if digits.bytes().all(|b| b.is_ascii_digit()) => {
+            let width: usize = digits.parse().map_err(|_| {
+                TemplateError(format!("the width in `{{{field}:{spec}}}` is too large"))
+            })?;
+            if !(1..=20).contains(&width) {
+                return Err(TemplateError(format!(
+                    "the width in `{{{field}:{spec}}}` must be between 1 and 20 digits"
+                )));
+            }
+            SegmentFormat::Width(width)
+        }
+        _ => {
+            return Err(TemplateError(format!(
+                "unknown format `{spec}` in `{{{field}:{spec}}}`; expected a width like `06`, `ticks`, `inverted_ticks`, `iso`, `date` or `hour`"
+            )));
+        }
+    })
+}
+
+/// Parses a template.
+///
+/// ```
+/// use table_derive_internals::template::{parse, Part, SegmentFormat};
+/// let t = parse("empid_{employee_id:06}").unwrap();
+/// assert_eq!(t.parts[0], Part::Literal("empid_".into()));
+/// assert_eq!(
+///     t.parts[1],
+///     Part::Placeholder { field: "employee_id".into(), format: SegmentFormat::Width(6) }
+/// );
+/// ```
+pub fn parse(text: &str) -> Result<Template, TemplateError> {
+    if text.is_empty() {
+        return Err(TemplateError("the key template is empty".into()));
+    }
+    let mut parts = Vec::new();
+    let mut literal = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' if chars.peek() == Some(&'{') => {
+                chars.next();
+                literal.push('{');
+            }
+            '}' if chars.peek() == Some(&'}') => {
+                chars.next();
+                literal.push('}');
+            }
+            '}' => {
+                return Err(TemplateError(
+                    "unmatched `}` in the key template; write `}}` for a literal brace".into(),
+                ));
+            }
+            '{' => {
+                let mut inner = String::new();
+                let mut closed = false;
+                for c in chars.by_ref() {
+                    if c == '}' {
+                        closed = true;
+                        break;
+                    }
+                    inner.push(c);
+                }
+                if !closed {
+                    return Err(TemplateError(format!(
+                        "unclosed `{{{inner}` in the key template"
+                    )));
+                }
+                let (field, spec) = inner.split_once(':').unwrap_or((&inner, ""));
+                let field = field.trim();
+                if field.is_empty() {
+                    return Err(TemplateError(
+                        "empty placeholder `{}` in the key template; name a field".into(),
+                    ));
+                }
+                if !field.chars().all(|c| c.is_alphanumeric() || c == '_')
+                    || field.starts_with(|c: char| c.is_ascii_digit())
+                {
+                    return Err(TemplateError(format!(
+                        "`{{{inner}}}` does not name a field"
+                    )));
+                }
+                let format = parse_format(field, spec.trim())?;
+                if !literal.is_empty() {
+                    parts.push(Part::Literal(std::mem::take(&mut literal)));
+                }
+                parts.push(Part::Placeholder {
+                    field: field.to_owned(),
+                    format,
+                });
+            }
+            c => literal.push(c),
+        }
+    }
+    if !literal.is_empty() {
+        parts.push(Part::Literal(literal));
+    }
+    Ok(Template {
+        text: text.to_owned(),
+        parts,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_literals_placeholders_and_formats() {
+        let t = parse("{device_id}_{taken_at:inverted_ticks}").unwrap();
+        assert_eq!(t.parts.len(), 3);
+        assert_eq!(t.literal_prefix(), "");
+        assert_eq!(
+            t.placeholders().collect::<Vec<_>>(),
+            [
+                ("device_id", SegmentFormat::Default),
+                ("taken_at", SegmentFormat::InvertedTicks)
+            ]
+        );
+        assert!(parse("all").unwrap().is_constant());
+        assert_eq!(
+            parse("a{{b}}").unwrap().parts,
+            [Part::Literal("a{b}".into())]
+        );
+    }
+
+    #[test]
+    fn errors_say_what_is_wrong() {
+        let err = |t: &str| parse(t).unwrap_err().0;
+        assert!(err("").contains("empty"));
+        assert!(err("{}").contains("empty placeholder"));
+        assert!(err("{id").contains("unclosed"));
+        assert!(err("a}").contains("unmatched"));
+        assert!(err("{id:wide}").contains("unknown format `wide`"));
+        assert!(err("{id:0}").contains("between 1 and 20"));
+        assert!(err("{a-b}").contains("does not name a field"));
+    }
+}

@@ -1,0 +1,138 @@
+//! The derive end to end: keys, conversion, key parsing and typed queries against the store.
+
+use table_runtime::{QueryClass, Store, TableEntity};
+use time::OffsetDateTime;
+
+#[derive(Debug, Clone, PartialEq, TableEntity)]
+#[table(
+    name = "Employees",
+    partition_key = "{department}",
+    row_key = "empid_{employee_id:06}"
+)]
+#[table(index(name = "by_email", row_key = "email_{email}"))]
+#[table(index(
+    name = "by_last_name",
+    partition_key = "lastname_{department}",
+    row_key = "{last_name}_{employee_id}"
+))]
+#[table(rename_all = "PascalCase")]
+struct Employee {
+    department: String,
+    employee_id: u32,
+    email: String,
+    first_name: String,
+    last_name: String,
+    age: i32,
+}
+
+#[derive(Debug, Clone, PartialEq, TableEntity)]
+#[table(
+    name = "SensorReadings",
+    partition_key = "{device_id}",
+    row_key = "{taken_at:inverted_ticks}"
+)]
+struct Reading {
+    device_id: String,
+    taken_at: OffsetDateTime,
+    temperature: f64,
+    humidity: f64,
+}
+
+fn ann() -> Employee {
+    Employee {
+        department: "Sales".into(),
+        employee_id: 42,
+        email: "ann@contoso.com".into(),
+        first_name: "Ann".into(),
+        last_name: "O'Neil".into(),
+        age: 31,
+    }
+}
+
+#[test]
+fn keys_follow_the_templates() {
+    let e = ann();
+    assert_eq!(e.partition_key().unwrap(), "Sales");
+    assert_eq!(e.row_key().unwrap(), "empid_000042");
+    let entity = e.to_entity().unwrap();
+    assert_eq!(
+        entity.get("EmployeeId"),
+        Some(&table_runtime::Value::Int64(42))
+    );
+    assert_eq!(Employee::from_entity(&entity).unwrap(), e);
+    let key = EmployeeKey::parse("Sales", "empid_000042").unwrap();
+    assert_eq!(key, e.key());
+    let copies = e.index_entities().unwrap();
+    assert_eq!(copies.len(), 2);
+    assert_eq!(copies[0].entity.row_key, "email_ann@contoso..com");
+    assert!(copies[0].index.same_partition);
+    assert_eq!(copies[1].entity.partition_key, "lastname_Sales");
+    assert_eq!(copies[1].entity.row_key, "O'Neil _0000000042");
+}
+
+#[test]
+fn typed_queries_have_the_guides_filters() {
+    let q = Employee::range_by_employee_id("Sales", 100..200).unwrap();
+    assert_eq!(
+        q.filter(),
+        "PartitionKey eq 'Sales' and RowKey ge 'empid_000100' and RowKey lt 'empid_000200'"
+    );
+    assert_eq!(q.class(), QueryClass::RangeQuery);
+    let p = Employee::point_query("Sales", 42).unwrap();
+    assert_eq!(
+        p.filter(),
+        "PartitionKey eq 'Sales' and RowKey eq 'empid_000042'"
+    );
+    let s = Employee::by_email_email_starting_with("Sales", "a").unwrap();
+    assert_eq!(
+        s.filter(),
+        "PartitionKey eq 'Sales' and RowKey ge 'email_a' and RowKey lt 'email_b'"
+    );
+}
+
+#[test]
+fn a_value_too_wide_for_its_width_is_an_error() {
+    let mut e = ann();
+    e.employee_id = 1_000_000;
+    let err = e.row_key().unwrap_err();
+    assert!(
+        err.to_string().contains("does not fit in 6 digits"),
+        "{err}"
+    );
+}
+
+#[test]
+fn readings_newest_first_through_the_store() {
+    let store = Store::new();
+    store.create_table(Reading::TABLE).unwrap();
+    let start = OffsetDateTime::from_unix_timestamp(1_700_000_000).unwrap();
+    for m in 0..10 {
+        let r = Reading {
+            device_id: "dev-1".into(),
+            taken_at: start + time::Duration::minutes(m),
+            temperature: 20.0 + m as f64,
+            humidity: 0.5,
+        };
+        store
+            .insert(Reading::TABLE, &r.to_entity().unwrap())
+            .unwrap();
+    }
+    let latest = Reading::latest("dev-1", 3).unwrap();
+    let page = store
+        .query(Reading::TABLE, &latest.to_query().unwrap())
+        .unwrap();
+    let temps: Vec<f64> = page
+        .entities
+        .iter()
+        .map(|e| Reading::from_entity(e).unwrap().temperature)
+        .collect();
+    assert_eq!(temps, [29.0, 28.0, 27.0]);
+    // Since minute 7 (inclusive): the bounds are flipped for inverted ticks.
+    let since =
+        Reading::range_by_taken_at("dev-1", (start + time::Duration::minutes(7))..).unwrap();
+    let page = store
+        .query(Reading::TABLE, &since.to_query().unwrap())
+        .unwrap();
+    assert_eq!(page.entities.len(), 3);
+    assert_eq!(page.stats.class, QueryClass::RangeQuery);
+}
