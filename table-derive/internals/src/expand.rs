@@ -457,7 +457,7 @@ pub fn expand(design: &Design) -> TokenStream {
         let build_pk = build_key(design, &pk_key.template.parts, pk_key.template.parts.len(), Access::SelfField, &label_pk);
         let build_rk = build_key(design, &index.row_key.template.parts, index.row_key.template.parts.len(), Access::SelfField, &label_rk);
         let copied = stored.iter().filter(|f| {
-            index.project.as_ref().is_none_or(|p| p.iter().any(|i| *i == f.ident))
+            index.project.as_ref().is_none_or(|p| p.contains(&f.ident))
         });
         let puts = copied.map(|f| put_field(f));
         quote! {{

@@ -665,7 +665,7 @@ impl Store {
                 }
                 continue;
             }
-            while let Some(record) = iter.next() {
+            for record in iter {
                 if page.entities.len() == limit || examined_limit == 0 {
                     page.continuation = Some(Continuation {
                         next_partition_key: pk.0.to_string(),
