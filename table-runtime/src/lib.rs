@@ -67,8 +67,12 @@ pub mod __private {
         KeySegment, PaddedInteger, TimeFormat, TimeSegment, expect_end, expect_literal,
     };
     pub use crate::query::keyed::{KeyQuery, segment_range, starts_with_range};
-    pub use crate::typed::support::{get, get_string, key_error, put, put_string};
+    pub use crate::typed::support::{
+        check_entity_type, const_str_eq, get, get_string, key_error, put, put_string,
+        unknown_entity_type,
+    };
     pub use crate::typed::{ConversionError, IndexCopy, IndexInfo, TableEntity};
+    pub use crate::typed::{ENTITY_TYPE_PROPERTY, ENTITY_VERSION_PROPERTY};
     pub use serde_json;
     pub use std::ops::{Bound, RangeBounds};
     pub use std::result::Result;

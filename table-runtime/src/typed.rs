@@ -42,6 +42,19 @@ pub enum ConversionError {
         /// What went wrong.
         source: KeyEncodingError,
     },
+    /// The entity is not of the expected type (its `EntityType` or RowKey prefix belongs to
+    /// another type, or to none the reader knows).
+    #[error("entity ({partition_key}, {row_key}) is not {expected}{}", found.as_ref().map(|f| format!(": its EntityType is `{f}`")).unwrap_or_default())]
+    UnknownEntityType {
+        /// The entity's PartitionKey.
+        partition_key: String,
+        /// The entity's RowKey.
+        row_key: String,
+        /// The type or types the reader accepts.
+        expected: String,
+        /// The entity's `EntityType` property, if it has one.
+        found: Option<String>,
+    },
     /// A field stored as JSON could not be (de)serialized.
     #[error("property `{property}` is not valid JSON for its field: {message}")]
     Json {
@@ -274,11 +287,35 @@ pub trait TableEntity: Sized {
     /// The design's secondary indexes.
     const INDEXES: &'static [IndexInfo] = &[];
 
+    /// The discriminator written in the `EntityType` property, for tables that hold several
+    /// entity types (`#[table(entity_type = "…")]`).
+    const ENTITY_TYPE: Option<&'static str> = None;
+
+    /// The literal text every RowKey of this type starts with (a type prefix such as
+    /// `empid_`), empty if none.
+    const ROW_KEY_PREFIX: &'static str = "";
+
+    /// Whether a stored entity is of this type: its `EntityType` property names this type, or,
+    /// for a type without one, its RowKey starts with this type's prefix. A type with neither
+    /// accepts every entity.
+    fn is_own_entity(entity: &Entity) -> bool {
+        match Self::ENTITY_TYPE {
+            Some(t) => matches!(entity.get(ENTITY_TYPE_PROPERTY), Some(Value::String(s)) if s == t),
+            None => entity.row_key.starts_with(Self::ROW_KEY_PREFIX),
+        }
+    }
+
     /// The copies of this value for each secondary index, in the order of [`Self::INDEXES`].
     fn index_entities(&self) -> Result<Vec<IndexCopy>, ConversionError> {
         Ok(Vec::new())
     }
 }
+
+/// The property that names an entity's type in tables that hold several types.
+pub const ENTITY_TYPE_PROPERTY: &str = "EntityType";
+
+/// The property that holds the version of an entity's type, when it is versioned.
+pub const ENTITY_VERSION_PROPERTY: &str = "EntityVersion";
 
 /// A secondary index of a design.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -343,6 +380,68 @@ pub mod support {
             expected: format!("text that parses as {}", std::any::type_name::<T>()),
             found: format!("{text:?}"),
         })
+    }
+
+    /// Checks an entity's `EntityType` (and, if given, that its `EntityVersion` is not newer
+    /// than `version`).
+    pub fn check_entity_type(
+        entity: &Entity,
+        expected: &str,
+        version: Option<i32>,
+    ) -> Result<(), ConversionError> {
+        let found = match entity.get(ENTITY_TYPE_PROPERTY) {
+            Some(Value::String(s)) => Some(s.as_str()),
+            _ => None,
+        };
+        if found != Some(expected) {
+            return Err(ConversionError::UnknownEntityType {
+                partition_key: entity.partition_key.clone(),
+                row_key: entity.row_key.clone(),
+                expected: format!("a `{expected}`"),
+                found: found.map(str::to_owned),
+            });
+        }
+        if let Some(ours) = version {
+            let theirs: Option<i32> = get(entity, ENTITY_VERSION_PROPERTY)?;
+            if let Some(theirs) = theirs.filter(|t| *t > ours) {
+                return Err(ConversionError::WrongType {
+                    property: ENTITY_VERSION_PROPERTY.to_owned(),
+                    expected: format!("version {ours} or older of `{expected}`"),
+                    found: format!("version {theirs}"),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The error for an entity that no variant of a heterogeneous reader accepts.
+    pub fn unknown_entity_type(entity: &Entity, expected: &str) -> ConversionError {
+        ConversionError::UnknownEntityType {
+            partition_key: entity.partition_key.clone(),
+            row_key: entity.row_key.clone(),
+            expected: expected.to_owned(),
+            found: match entity.get(ENTITY_TYPE_PROPERTY) {
+                Some(Value::String(s)) => Some(s.clone()),
+                _ => None,
+            },
+        }
+    }
+
+    /// Whether two strings are equal, in a constant context (derived code checks at compile
+    /// time that the variants of a heterogeneous enum share one table).
+    pub const fn const_str_eq(a: &str, b: &str) -> bool {
+        let (a, b) = (a.as_bytes(), b.as_bytes());
+        if a.len() != b.len() {
+            return false;
+        }
+        let mut i = 0;
+        while i < a.len() {
+            if a[i] != b[i] {
+                return false;
+            }
+            i += 1;
+        }
+        true
     }
 
     /// A key-building error, labelled with the key it was for.

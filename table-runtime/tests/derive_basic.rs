@@ -136,3 +136,94 @@ fn readings_newest_first_through_the_store() {
     assert_eq!(page.entities.len(), 3);
     assert_eq!(page.stats.class, QueryClass::RangeQuery);
 }
+
+#[derive(Debug, Clone, PartialEq, TableEntity)]
+#[table(
+    name = "Staff",
+    partition_key = "{department}",
+    row_key = "emp_{employee_id}"
+)]
+#[table(entity_type = "Employee", version = 2)]
+struct StaffMember {
+    department: String,
+    employee_id: u32,
+    name: String,
+}
+
+#[derive(Debug, Clone, PartialEq, TableEntity)]
+#[table(name = "Staff", partition_key = "{department}", row_key = "dept")]
+#[table(entity_type = "Department")]
+struct Department {
+    department: String,
+    manager: String,
+    employee_count: i32,
+}
+
+#[derive(Debug, Clone, PartialEq, TableEntity)]
+enum StaffEntity {
+    Member(StaffMember),
+    Department(Department),
+}
+
+#[test]
+fn a_heterogeneous_partition_reads_into_one_enum() {
+    let store = Store::new();
+    store.create_table("Staff").unwrap();
+    let dept = Department {
+        department: "Sales".into(),
+        manager: "Ann".into(),
+        employee_count: 1,
+    };
+    let member = StaffMember {
+        department: "Sales".into(),
+        employee_id: 7,
+        name: "Bob".into(),
+    };
+    store.insert("Staff", &dept.to_entity().unwrap()).unwrap();
+    store
+        .insert(
+            "Staff",
+            &StaffEntity::Member(member.clone()).to_entity().unwrap(),
+        )
+        .unwrap();
+    let all = store
+        .query_all(
+            "Staff",
+            &table_runtime::Query::filter("PartitionKey eq 'Sales'").unwrap(),
+        )
+        .unwrap();
+    let read: Vec<StaffEntity> = all
+        .iter()
+        .map(|e| StaffEntity::from_entity(e).unwrap())
+        .collect();
+    assert_eq!(
+        read,
+        [
+            StaffEntity::Department(dept.clone()),
+            StaffEntity::Member(member)
+        ]
+    );
+    assert_eq!(
+        all[1].get("EntityVersion"),
+        Some(&table_runtime::Value::Int32(2))
+    );
+
+    // An entity of a type the enum does not know is reported, not skipped.
+    let stranger = table_runtime::Entity::new("Sales", "zzz").with("EntityType", "Contractor");
+    let err = StaffEntity::from_entity(&stranger).unwrap_err();
+    assert!(err.to_string().contains("Contractor"), "{err}");
+    // A struct refuses an entity of another type.
+    let err = StaffMember::from_entity(&dept.to_entity().unwrap()).unwrap_err();
+    assert!(err.to_string().contains("`Department`"), "{err}");
+    // A newer version than the reader knows is an error naming the property.
+    let mut newer = all[1].clone();
+    newer
+        .properties
+        .insert("EntityVersion".into(), table_runtime::Value::Int32(3));
+    assert!(
+        StaffMember::from_entity(&newer)
+            .unwrap_err()
+            .to_string()
+            .contains("EntityVersion")
+    );
+}

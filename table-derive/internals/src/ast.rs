@@ -168,6 +168,17 @@ pub struct Allow {
     pub span: Span,
 }
 
+/// The discriminator of an entity type in a table that holds several.
+#[derive(Debug, Clone)]
+pub struct EntityType {
+    /// The value of the `EntityType` property.
+    pub name: String,
+    /// The value of the `EntityVersion` property, if versioned.
+    pub version: Option<i32>,
+    /// Where it is declared.
+    pub span: Span,
+}
+
 /// A whole entity design.
 #[derive(Debug, Clone)]
 pub struct Design {
@@ -189,6 +200,8 @@ pub struct Design {
     pub indexes: Vec<Index>,
     /// The lint suppressions.
     pub allows: Vec<Allow>,
+    /// The entity-type discriminator, if the table holds several types.
+    pub entity_type: Option<EntityType>,
     /// The span of the struct's name, for errors about the whole struct.
     pub span: Span,
 }
@@ -239,6 +252,12 @@ impl Design {
             }
             rule
         });
+        if let (Some(v), None) = (&attrs.version, &attrs.entity_type) {
+            errors.push(
+                darling::Error::custom("`version` needs `entity_type = \"…\"` beside it")
+                    .with_span(&v.span()),
+            );
+        }
         let fields = match attrs.data {
             darling::ast::Data::Struct(fields) => fields.fields,
             darling::ast::Data::Enum(_) => Vec::new(),
@@ -304,6 +323,11 @@ impl Design {
                 fields,
                 indexes,
                 allows: attrs.allow.iter().map(allow).collect(),
+                entity_type: attrs.entity_type.as_ref().map(|t| EntityType {
+                    name: t.as_str().to_owned(),
+                    version: attrs.version.as_ref().map(|v| **v),
+                    span: t.span(),
+                }),
                 span: attrs.ident.span(),
             }),
             _ => None,

@@ -30,6 +30,13 @@ pub struct ContainerAttrs {
     /// `rename_all = "PascalCase"`: how field names become property names.
     #[darling(default)]
     pub rename_all: Option<SpannedValue<String>>,
+    /// `entity_type = "Employee"`: the discriminator stored in the `EntityType` property, for
+    /// tables that hold several entity types.
+    #[darling(default)]
+    pub entity_type: Option<SpannedValue<String>>,
+    /// `version = 2`: the version of the entity type, stored in `EntityVersion`.
+    #[darling(default)]
+    pub version: Option<SpannedValue<i32>>,
     /// `index(…)`: secondary-index copies.
     #[darling(multiple)]
     pub index: Vec<IndexAttrs>,

@@ -65,6 +65,14 @@ fn check_fields(design: &Design, errors: &mut darling::error::Accumulator) {
                 .with_span(&field.property_span),
             );
         }
+        if design.entity_type.is_some() && ["EntityType", "EntityVersion"].contains(&name) {
+            errors.push(
+                darling::Error::custom(format!(
+                    "`{name}` holds the entity type's discriminator; rename this field's property"
+                ))
+                .with_span(&field.property_span),
+            );
+        }
         if ["PartitionKey", "RowKey", "Timestamp"].contains(&name) {
             errors.push(
                 darling::Error::custom(format!(

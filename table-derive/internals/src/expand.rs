@@ -467,6 +467,28 @@ pub fn expand(design: &Design) -> TokenStream {
         }}
     });
     let index_count = design.indexes.len();
+    let row_key_prefix = design.row_key.template.literal_prefix();
+    let (entity_type_const, put_type, check_type) = match &design.entity_type {
+        None => (quote!(::core::option::Option::None), quote!(), quote!()),
+        Some(t) => {
+            let name = &t.name;
+            let (put_version, version) = match t.version {
+                Some(v) => (
+                    quote!(#rt::put(&mut __entity, #rt::ENTITY_VERSION_PROPERTY, &#v)?;),
+                    quote!(::core::option::Option::Some(#v)),
+                ),
+                None => (quote!(), quote!(::core::option::Option::None)),
+            };
+            (
+                quote!(::core::option::Option::Some(#name)),
+                quote! {
+                    #rt::put(&mut __entity, #rt::ENTITY_TYPE_PROPERTY, &#rt::String::from(#name))?;
+                    #put_version
+                },
+                quote!(#rt::check_entity_type(__entity, #name, #version)?;),
+            )
+        }
+    };
     let mut queries = vec![query_methods(
         design,
         "",
@@ -498,6 +520,8 @@ pub fn expand(design: &Design) -> TokenStream {
             impl #rt::TableEntity for #ident {
                 const TABLE: &'static str = #table;
                 const INDEXES: &'static [#rt::IndexInfo] = &[#(#index_infos),*];
+                const ENTITY_TYPE: ::core::option::Option<&'static str> = #entity_type_const;
+                const ROW_KEY_PREFIX: &'static str = #row_key_prefix;
 
                 fn partition_key(&self) -> #rt::Result<#rt::String, #rt::ConversionError> {
                     #rt::Result::Ok(#pk)
@@ -513,10 +537,12 @@ pub fn expand(design: &Design) -> TokenStream {
                         <Self as #rt::TableEntity>::row_key(self)?,
                     );
                     #(#puts)*
+                    #put_type
                     #rt::Result::Ok(__entity)
                 }
 
                 fn from_entity(__entity: &#rt::Entity) -> #rt::Result<Self, #rt::ConversionError> {
+                    #check_type
                     #rt::Result::Ok(Self { #(#gets,)* })
                 }
 

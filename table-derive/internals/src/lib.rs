@@ -8,6 +8,7 @@ pub mod attr;
 pub mod check;
 pub mod expand;
 pub mod template;
+pub mod variants;
 
 use proc_macro2::TokenStream;
 
@@ -27,6 +28,12 @@ pub fn derive_table_entity(input: TokenStream) -> TokenStream {
         Ok(input) => input,
         Err(e) => return e.to_compile_error(),
     };
+    if matches!(input.data, syn::Data::Enum(_)) {
+        return match variants::enum_design(&input) {
+            Ok(design) => variants::expand_enum(&design),
+            Err(e) => e.to_compile_error(),
+        };
+    }
     match design(&input) {
         Ok(design) => expand::expand(&design),
         Err(errors) => {
