@@ -1,18 +1,27 @@
 //! IoT sensor readings: one partition per device, newest reading first.
 //!
-//! Design (the guides' "log tail" pattern): PartitionKey is the device id, which spreads writes
-//! across partitions; RowKey is the reading's time as inverted ticks (`DateTime::MAX` ticks minus
-//! the reading's ticks, zero-padded to 19 digits), so the newest reading sorts first and "the
-//! latest n readings" is the first page of a partition, while a time window is a RowKey range.
+//! Patterns (see the design guides): the *log tail* pattern, with RowKeys in inverted ticks so
+//! the newest reading sorts first and "the latest n readings" is the first `n` rows of one
+//! partition; the device id as PartitionKey spreads writes across partitions instead of the
+//! *prepend/append anti-pattern* of a time-only PartitionKey. A time window is a RowKey range,
+//! and the generated range query flips the bounds of the inverted ticks for you.
 
-use table_runtime::{DateTime, Entity, Query, QueryClass, Store, StoreError};
+use table_runtime::{QueryClass, Store, StoreError, TableEntity};
+use time::{Duration, OffsetDateTime};
 
-/// The table's name.
-pub const TABLE: &str = "SensorReadings";
-
-/// The RowKey of a reading taken at `at`: inverted ticks, 19 digits, newest first.
-pub fn reading_row_key(at: DateTime) -> String {
-    format!("{:019}", DateTime::MAX.ticks() - at.ticks())
+/// One reading of one sensor.
+#[derive(Debug, Clone, PartialEq, TableEntity)]
+#[table(name = "SensorReadings", partition_key = "{device_id}", row_key = "{taken_at:inverted_ticks}")]
+#[table(rename_all = "PascalCase")]
+pub struct Reading {
+    /// The device.
+    pub device_id: String,
+    /// When the reading was taken (UTC).
+    pub taken_at: OffsetDateTime,
+    /// Degrees Celsius.
+    pub temperature: f64,
+    /// Relative humidity, 0 to 1.
+    pub humidity: f64,
 }
 
 /// What [`run`] found.
@@ -34,48 +43,44 @@ pub struct Report {
     pub hot_plan: (QueryClass, usize),
 }
 
-/// Writes a day of readings for three devices and runs the design's queries.
+/// The first instant of the example's day.
+pub fn day_start() -> OffsetDateTime {
+    time::macros::datetime!(2026-11-01 00:00 UTC)
+}
+
+/// Writes a day of readings (one every ten minutes) for three devices and runs the design's
+/// queries.
 pub fn run(store: &Store) -> Result<Report, StoreError> {
-    store.create_table(TABLE)?;
-    let start = DateTime::parse("2026-11-01T00:00:00Z")?;
-    let minute = 600_000_000; // ticks
+    store.create_table(Reading::TABLE)?;
     let mut written = 0;
     for device in ["dev-001", "dev-002", "dev-003"] {
-        for m in 0..(24 * 60 / 10) {
-            let at = DateTime::from_ticks(start.ticks() + i64::from(m) * 10 * minute)?;
-            let temperature = 18.0 + f64::from(m % 90) / 6.0;
-            let reading = Entity::new(device, reading_row_key(at))
-                .with("TakenAt", at)
-                .with("Temperature", temperature)
-                .with("Humidity", 0.4 + f64::from(m % 7) / 100.0);
-            store.insert(TABLE, &reading)?;
+        for m in 0..144 {
+            let reading = Reading {
+                device_id: device.to_owned(),
+                taken_at: day_start() + Duration::minutes(10 * m),
+                temperature: 18.0 + (m % 90) as f64 / 6.0,
+                humidity: 0.4 + (m % 7) as f64 / 100.0,
+            };
+            store.insert(Reading::TABLE, &reading.to_entity()?)?;
             written += 1;
         }
     }
 
-    // Latest three readings: the first three rows of the partition.
-    let latest = store.query(TABLE, &Query::filter("PartitionKey eq 'dev-001'")?.top(3))?;
+    let latest = store.query(Reading::TABLE, &Reading::latest("dev-001", 3)?.to_query()?)?;
     let latest_temps = latest
         .entities
         .iter()
-        .filter_map(|e| match e.get("Temperature") {
-            Some(table_runtime::Value::Double(t)) => Some(*t),
-            _ => None,
-        })
-        .collect();
+        .map(|e| Reading::from_entity(e).map(|r| r.temperature))
+        .collect::<Result<Vec<_>, _>>()?;
 
-    // A time window is a RowKey range; inverted ticks swap the bounds.
-    let from = DateTime::from_ticks(start.ticks() + 60 * minute)?;
-    let to = DateTime::from_ticks(start.ticks() + 120 * minute)?;
-    let window = Query::filter(&format!(
-        "PartitionKey eq 'dev-002' and RowKey gt '{}' and RowKey le '{}'",
-        reading_row_key(to),
-        reading_row_key(from)
-    ))?;
-    let window_page = store.query(TABLE, &window)?;
+    let window = Reading::range_by_taken_at(
+        "dev-002",
+        day_start() + Duration::hours(1)..day_start() + Duration::hours(2),
+    )?;
+    let window_page = store.query(Reading::TABLE, &window.to_query()?)?;
 
-    // Without a PartitionKey the same store must read every device: a table scan.
-    let hot = store.query(TABLE, &Query::filter("Temperature gt 30.0")?)?;
+    // Without a PartitionKey the store must read every device: a table scan.
+    let hot = store.query(Reading::TABLE, &table_runtime::Query::filter("Temperature gt 30.0")?)?;
 
     Ok(Report {
         written,
@@ -100,7 +105,7 @@ mod tests {
         assert_eq!(report.latest.len(), 3);
         assert!((report.latest[0] - (18.0 + 53.0 / 6.0)).abs() < 1e-9);
         assert_eq!(report.latest_plan, (QueryClass::PartitionScan, 3));
-        // Second hour: readings at 60, 70, ..., 110 minutes → 6 readings (from inclusive).
+        // 01:00 inclusive to 02:00 exclusive: readings at 60, 70, ..., 110 minutes.
         assert_eq!(report.window_count, 6);
         assert_eq!(report.window_plan, (QueryClass::RangeQuery, 6));
         assert_eq!(report.hot_plan, (QueryClass::TableScan, 3 * 144));
@@ -108,10 +113,12 @@ mod tests {
     }
 
     #[test]
-    fn inverted_ticks_sort_newest_first() {
-        let early = DateTime::parse("2020-01-01T00:00:00Z").unwrap();
-        let late = DateTime::parse("2030-01-01T00:00:00Z").unwrap();
-        assert!(reading_row_key(late) < reading_row_key(early));
-        assert_eq!(reading_row_key(early).len(), 19);
+    fn keys_agree_with_dotnet_inverted_ticks() {
+        let r = Reading { device_id: "d".into(), taken_at: day_start(), temperature: 0.0, humidity: 0.0 };
+        // DateTime.MaxValue.Ticks - new DateTime(2026, 11, 1).Ticks, that date being day 739,920
+        let ticks = 3_155_378_975_999_999_999i64 - (739_920i64 * 864_000_000_000);
+        assert_eq!(r.row_key().unwrap(), format!("{ticks:019}"));
+        let key = ReadingKey::parse("d", &r.row_key().unwrap()).unwrap();
+        assert_eq!(key.taken_at, day_start());
     }
 }

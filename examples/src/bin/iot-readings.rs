@@ -1,15 +1,11 @@
 //! Runs the IoT readings design against the in-process store and prints what each query cost.
 
 use examples::iot;
-use table_runtime::Store;
+use table_runtime::{Store, TableEntity};
 
 fn main() -> Result<(), table_runtime::StoreError> {
     let report = iot::run(&Store::new())?;
-    println!(
-        "table {}: {} readings written for 3 devices",
-        iot::TABLE,
-        report.written
-    );
+    println!("table {}: {} readings written for 3 devices", iot::Reading::TABLE, report.written);
     println!(
         "latest 3 readings of dev-001: {:?} °C  ({}, examined {})",
         report.latest, report.latest_plan.0, report.latest_plan.1
