@@ -2,4 +2,5 @@
 //! in-process store and returns what it found, so the same code is a runnable example and a
 //! tested one.
 
+pub mod hr;
 pub mod iot;
