@@ -5,8 +5,8 @@ use std::collections::HashSet;
 
 use crate::entity::{Entity, IfMatch};
 use crate::error::{ErrorCode, StoreError};
-use crate::json::entity_to_json;
 use crate::limits::Limits;
+use crate::value::Value;
 
 /// One operation of a transaction.
 #[derive(Debug, Clone, PartialEq)]
@@ -68,11 +68,54 @@ impl BatchOperation {
         /// the requests Microsoft's client sends (rounded up).
         const ENVELOPE: usize = 400;
         let (pk, rk) = self.keys();
-        let body = self
-            .entity()
-            .map_or(0, |e| entity_to_json(e, None).to_string().len());
+        let body = self.entity().map_or(0, json_size);
         ENVELOPE + 3 * (pk.len() + rk.len()) + body
     }
+}
+
+/// The length of an entity's JSON body, counted without writing it: each property's quoted
+/// name, its value as JSON, and its `@odata.type` annotation where it needs one.
+fn json_size(entity: &Entity) -> usize {
+    fn quoted(s: &str) -> usize {
+        2 + s
+            .chars()
+            .map(|c| match c {
+                '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
+                c if (c as u32) < 0x20 => 6,
+                c => c.len_utf8(),
+            })
+            .sum::<usize>()
+    }
+    let annotation = |name: &str, type_name: &str| quoted(name) + 11 + 2 + quoted(type_name);
+    let keys = quoted("PartitionKey")
+        + quoted(&entity.partition_key)
+        + quoted("RowKey")
+        + quoted(&entity.row_key)
+        + 5;
+    let props: usize = entity
+        .properties
+        .iter()
+        .map(|(name, value)| {
+            let value_len = match value {
+                Value::String(s) => quoted(s),
+                Value::Boolean(b) => {
+                    if *b {
+                        4
+                    } else {
+                        5
+                    }
+                }
+                Value::Int32(i) => i.to_string().len(),
+                Value::Int64(i) => quoted(&i.to_string()) + annotation(name, "Edm.Int64"),
+                Value::Double(_) => 24 + annotation(name, "Edm.Double"),
+                Value::DateTime(_) => 30 + annotation(name, "Edm.DateTime"),
+                Value::Guid(_) => 38 + annotation(name, "Edm.Guid"),
+                Value::Binary(b) => 2 + b.len().div_ceil(3) * 4 + annotation(name, "Edm.Binary"),
+            };
+            quoted(name) + 2 + value_len
+        })
+        .sum();
+    keys + props + 2
 }
 
 /// Checks a transaction before it runs: size, operation count, one partition, each entity once,
@@ -138,4 +181,38 @@ pub fn validate(ops: &[BatchOperation], limits: &Limits) -> Result<(), StoreErro
         .map_err(|e| e.at_index(index))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::entity_to_json;
+    use crate::value::DateTime;
+
+    #[test]
+    fn the_size_estimate_never_undercounts_the_json() {
+        let entities = [
+            Entity::new("p", "r"),
+            Entity::new("pé\"", "r\n")
+                .with("S", "x\"y\\z\u{1}é😀")
+                .with("I", 42)
+                .with("B", true),
+            Entity::new("p", "r")
+                .with("L", i64::MIN)
+                .with("D", 2.0)
+                .with("F", -1.234_567_890_123e-300)
+                .with("T", DateTime::MAX)
+                .with("G", uuid::Uuid::nil())
+                .with("X", vec![1u8, 2, 3, 4, 5]),
+        ];
+        for e in &entities {
+            let actual = entity_to_json(e, None).to_string().len();
+            let estimate = json_size(e);
+            assert!(estimate >= actual, "{estimate} < {actual} for {e:?}");
+            assert!(
+                estimate <= actual * 2 + 64,
+                "{estimate} far above {actual} for {e:?}"
+            );
+        }
+    }
 }

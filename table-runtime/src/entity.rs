@@ -20,8 +20,11 @@ pub struct ETag(String);
 impl ETag {
     /// The ETag the service gives a write made at `timestamp`.
     pub fn for_timestamp(timestamp: DateTime) -> ETag {
-        let ts = timestamp.to_string().replace(':', "%3A");
-        ETag(format!("W/\"datetime'{ts}'\""))
+        let mut etag = String::with_capacity(48);
+        etag.push_str("W/\"datetime'");
+        timestamp.write_iso8601(&mut etag, "%3A");
+        etag.push_str("'\"");
+        ETag(etag)
     }
 
     /// Wraps an ETag received from elsewhere (a response header, a stored value).

@@ -152,16 +152,46 @@ impl DateTime {
     }
 }
 
+impl DateTime {
+    /// Appends the service's form, `2024-05-01T10:20:30.1234567Z`, with `colon` between the
+    /// time's fields (`:` normally, `%3A` inside an ETag).
+    pub fn write_iso8601(&self, out: &mut String, colon: &str) {
+        let t = self.to_offset_date_time();
+        let (year, month, day) = t.to_calendar_date();
+        let (hour, minute, second) = t.to_hms();
+        let fraction = self.ticks.rem_euclid(10_000_000) as u32;
+        push_digits(out, year as u32, 4);
+        out.push('-');
+        push_digits(out, u32::from(u8::from(month)), 2);
+        out.push('-');
+        push_digits(out, u32::from(day), 2);
+        out.push('T');
+        push_digits(out, u32::from(hour), 2);
+        out.push_str(colon);
+        push_digits(out, u32::from(minute), 2);
+        out.push_str(colon);
+        push_digits(out, u32::from(second), 2);
+        out.push('.');
+        push_digits(out, fraction, 7);
+        out.push('Z');
+    }
+}
+
+/// Appends `value` as exactly `width` decimal digits (the caller keeps it in range).
+fn push_digits(out: &mut String, value: u32, width: u32) {
+    let mut divisor = 10u32.pow(width - 1);
+    while divisor > 0 {
+        out.push(char::from(b'0' + ((value / divisor) % 10) as u8));
+        divisor /= 10;
+    }
+}
+
 impl fmt::Display for DateTime {
     /// The service's form: UTC with exactly seven fractional digits.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let format = time::macros::format_description!(
-            "[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:7]Z"
-        );
-        match self.to_offset_date_time().format(&format) {
-            Ok(s) => f.write_str(&s),
-            Err(_) => Err(fmt::Error),
-        }
+        let mut out = String::with_capacity(28);
+        self.write_iso8601(&mut out, ":");
+        f.write_str(&out)
     }
 }
 

@@ -23,18 +23,27 @@ use crate::error::{ErrorCode, StoreError};
 /// ```
 pub fn compare_utf16(a: &str, b: &str) -> Ordering {
     let (x, y) = (a.as_bytes(), b.as_bytes());
-    let common = x.iter().zip(y).take_while(|(p, q)| p == q).count();
-    if common == x.len() || common == y.len() {
+    let n = x.len().min(y.len());
+    let mut i = 0;
+    // Skip the common prefix eight bytes at a time, then byte by byte.
+    while i + 8 <= n && x[i..i + 8] == y[i..i + 8] {
+        i += 8;
+    }
+    while i < n && x[i] == y[i] {
+        i += 1;
+    }
+    if i == n {
         return x.len().cmp(&y.len());
     }
-    // Both strings share the bytes before `common`, so the characters that hold the first
-    // differing byte start at the same offset: the last char boundary at or before `common`.
-    let start = (0..=common)
-        .rev()
-        .find(|&i| a.is_char_boundary(i))
-        .unwrap_or(0);
-    let ca = a[start..].chars().next().map_or(0, u32::from);
-    let cb = b[start..].chars().next().map_or(0, u32::from);
+    // UTF-8 byte order equals UTF-16 order except between a character above U+FFFF (lead
+    // byte 0xF0..) and one in U+E000..U+FFFF (lead byte 0xEE or 0xEF). A difference inside a
+    // character (a continuation byte) is between characters of the same length, where byte
+    // order is code-point order, which is UTF-16 order.
+    if (x[i] < 0xEE && y[i] < 0xEE) || !a.is_char_boundary(i) {
+        return x[i].cmp(&y[i]);
+    }
+    let ca = a[i..].chars().next().map_or(0, u32::from);
+    let cb = b[i..].chars().next().map_or(0, u32::from);
     utf16_order_of_chars(ca, cb)
 }
 
