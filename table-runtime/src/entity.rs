@@ -13,34 +13,96 @@ pub const SYSTEM_PROPERTIES: [&str; 3] = ["PartitionKey", "RowKey", "Timestamp"]
 
 /// An entity's version tag, in the service's weak form derived from its Timestamp:
 /// `W/"datetime'2024-05-01T10%3A20%3A30.1234567Z'"`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(transparent)]
-pub struct ETag(String);
+///
+/// An ETag made by the store keeps its Timestamp and is formatted only when shown; one received
+/// from elsewhere is kept as text (and read back into a Timestamp when it has the service's
+/// form). Two ETags are equal when their text is.
+#[derive(Debug, Clone)]
+pub struct ETag(ETagRepr);
+
+#[derive(Debug, Clone)]
+enum ETagRepr {
+    Timestamp(DateTime),
+    Text(String),
+}
 
 impl ETag {
     /// The ETag the service gives a write made at `timestamp`.
     pub fn for_timestamp(timestamp: DateTime) -> ETag {
-        let mut etag = String::with_capacity(48);
-        etag.push_str("W/\"datetime'");
-        timestamp.write_iso8601(&mut etag, "%3A");
-        etag.push_str("'\"");
-        ETag(etag)
+        ETag(ETagRepr::Timestamp(timestamp))
     }
 
     /// Wraps an ETag received from elsewhere (a response header, a stored value).
     pub fn from_raw(raw: impl Into<String>) -> ETag {
-        ETag(raw.into())
+        let raw = raw.into();
+        let timestamp = raw
+            .strip_prefix("W/\"datetime'")
+            .and_then(|r| r.strip_suffix("'\""))
+            .and_then(|t| DateTime::parse(&t.replace("%3A", ":")).ok())
+            .filter(|t| ETag::header_text(*t) == raw);
+        match timestamp {
+            Some(t) => ETag(ETagRepr::Timestamp(t)),
+            None => ETag(ETagRepr::Text(raw)),
+        }
+    }
+
+    /// The Timestamp this ETag stands for, when it has the service's form.
+    pub fn timestamp(&self) -> Option<DateTime> {
+        match &self.0 {
+            ETagRepr::Timestamp(t) => Some(*t),
+            ETagRepr::Text(_) => None,
+        }
+    }
+
+    fn header_text(timestamp: DateTime) -> String {
+        let mut etag = String::with_capacity(48);
+        etag.push_str("W/\"datetime'");
+        timestamp.write_iso8601(&mut etag, "%3A");
+        etag.push_str("'\"");
+        etag
     }
 
     /// The ETag as sent in `If-Match`.
-    pub fn as_str(&self) -> &str {
-        &self.0
+    pub fn to_header(&self) -> String {
+        match &self.0 {
+            ETagRepr::Timestamp(t) => ETag::header_text(*t),
+            ETagRepr::Text(s) => s.clone(),
+        }
+    }
+}
+
+impl PartialEq for ETag {
+    fn eq(&self, other: &ETag) -> bool {
+        match (&self.0, &other.0) {
+            (ETagRepr::Timestamp(a), ETagRepr::Timestamp(b)) => a == b,
+            _ => self.to_header() == other.to_header(),
+        }
+    }
+}
+
+impl Eq for ETag {}
+
+impl std::hash::Hash for ETag {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.to_header().hash(state);
+    }
+}
+
+impl serde::Serialize for ETag {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.to_header())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ETag {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<ETag, D::Error> {
+        String::deserialize(deserializer).map(ETag::from_raw)
     }
 }
 
 impl fmt::Display for ETag {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.to_header())
     }
 }
 
@@ -219,10 +281,18 @@ mod tests {
     #[test]
     fn etag_has_the_services_form() {
         let ts = DateTime::parse("2024-05-01T10:20:30.1234567Z").unwrap();
+        let etag = ETag::for_timestamp(ts);
         assert_eq!(
-            ETag::for_timestamp(ts).as_str(),
+            etag.to_header(),
             "W/\"datetime'2024-05-01T10%3A20%3A30.1234567Z'\""
         );
+        let received = ETag::from_raw(etag.to_header());
+        assert_eq!(received, etag);
+        assert_eq!(received.timestamp(), Some(ts));
+        let opaque = ETag::from_raw("\"0x8D\"");
+        assert_eq!(opaque.timestamp(), None);
+        assert_ne!(opaque, etag);
+        assert_eq!(opaque.to_string(), "\"0x8D\"");
     }
 
     #[test]

@@ -207,7 +207,7 @@ pub fn write_value(value: &Value) -> (Json, Option<EdmType>) {
 pub fn entity_to_json(entity: &Entity, select: Option<&[String]>) -> Json {
     let mut map = Map::new();
     if let Some(etag) = &entity.etag {
-        map.insert("odata.etag".into(), Json::String(etag.as_str().into()));
+        map.insert("odata.etag".into(), Json::String(etag.to_header()));
     }
     let wanted = |name: &str| select.is_none_or(|s| s.iter().any(|n| n == name));
     if wanted("PartitionKey") {

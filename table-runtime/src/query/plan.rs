@@ -169,6 +169,9 @@ pub struct QueryPlan {
     pub partitions: KeyRange,
     /// The RowKeys to read within each partition.
     pub rows: KeyRange,
+    /// Whether the filter is only the key comparisons that `partitions` and `rows` express, so
+    /// every entity in the ranges matches without checking.
+    pub keys_only: bool,
 }
 
 impl QueryPlan {
@@ -178,6 +181,7 @@ impl QueryPlan {
             class: QueryClass::TableScan,
             partitions: KeyRange::default(),
             rows: KeyRange::default(),
+            keys_only: true,
         }
     }
 
@@ -187,6 +191,7 @@ impl QueryPlan {
         let mut rows = KeyRange::default();
         let mut partition_eq = false;
         let mut row_eq = false;
+        let mut keys_only = true;
         let mut conjuncts = vec![expr];
         while let Some(e) = conjuncts.pop() {
             match e {
@@ -198,18 +203,21 @@ impl QueryPlan {
                     target,
                     op,
                     literal: Value::String(key),
-                } => match target {
-                    Target::PartitionKey => {
-                        partition_eq |= *op == CompareOp::Eq;
-                        partitions.narrow(*op, key);
+                } => {
+                    keys_only &= *op != CompareOp::Ne;
+                    match target {
+                        Target::PartitionKey => {
+                            partition_eq |= *op == CompareOp::Eq;
+                            partitions.narrow(*op, key);
+                        }
+                        Target::RowKey => {
+                            row_eq |= *op == CompareOp::Eq;
+                            rows.narrow(*op, key);
+                        }
+                        _ => keys_only = false,
                     }
-                    Target::RowKey => {
-                        row_eq |= *op == CompareOp::Eq;
-                        rows.narrow(*op, key);
-                    }
-                    _ => {}
-                },
-                _ => {}
+                }
+                _ => keys_only = false,
             }
         }
         let class = match (partition_eq, row_eq, rows.is_bounded()) {
@@ -222,6 +230,7 @@ impl QueryPlan {
             class,
             partitions,
             rows,
+            keys_only,
         }
     }
 
@@ -295,5 +304,24 @@ mod tests {
             .unwrap()
             .plan();
         assert!(contradiction.is_empty());
+        assert!(plan.keys_only);
+        assert!(
+            !Filter::parse("PartitionKey eq 'p' and Age gt 3")
+                .unwrap()
+                .plan()
+                .keys_only
+        );
+        assert!(
+            !Filter::parse("PartitionKey ne 'p'")
+                .unwrap()
+                .plan()
+                .keys_only
+        );
+        assert!(
+            !Filter::parse("PartitionKey eq 'p' or RowKey eq 'r'")
+                .unwrap()
+                .plan()
+                .keys_only
+        );
     }
 }

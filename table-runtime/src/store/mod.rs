@@ -144,7 +144,7 @@ fn not_found(pk: &str, rk: &str) -> StoreError {
 fn check_condition(record: &Record, if_match: &IfMatch) -> Result<(), StoreError> {
     match if_match {
         IfMatch::Any => Ok(()),
-        IfMatch::ETag(etag) if *etag == ETag::for_timestamp(record.timestamp()) => Ok(()),
+        IfMatch::ETag(etag) if etag.timestamp() == Some(record.timestamp()) => Ok(()),
         IfMatch::ETag(etag) => Err(StoreError::new(
             ErrorCode::UpdateConditionNotSatisfied,
             format!(
@@ -582,7 +582,7 @@ impl Store {
             .rows
             .get(KeyStr::new(row_key))
             .ok_or_else(|| not_found(partition_key, row_key))?;
-        Ok(decode(&table, partition_key, record, select))
+        Ok(decode(&read(&table.names), partition_key, record, select))
     }
 
     // ----- queries -----
@@ -635,6 +635,9 @@ impl Store {
                 .map(|(k, p)| (k.clone(), p.clone()))
                 .collect()
         };
+        // A filter made only of the key conditions the plan's ranges already enforce needs no
+        // check per entity.
+        let residual = query.filter.as_ref().filter(|_| !plan.keys_only);
         let mut examined_limit = quirks.max_examined_per_page.unwrap_or(usize::MAX).max(1);
         let first_page = start.is_none();
         for (index, (pk, partition)) in partitions.iter().enumerate() {
@@ -665,6 +668,7 @@ impl Store {
                 }
                 continue;
             }
+            let names = read(&table.names);
             for record in iter {
                 if page.entities.len() == limit || examined_limit == 0 {
                     page.continuation = Some(Continuation {
@@ -675,7 +679,7 @@ impl Store {
                 }
                 stats.examined += 1;
                 examined_limit -= 1;
-                let hit = query.filter.as_ref().is_none_or(|f| {
+                let hit = residual.is_none_or(|f| {
                     eval::matches(
                         &f.expr,
                         &RecordRow {
@@ -687,10 +691,11 @@ impl Store {
                 });
                 if hit {
                     page.entities
-                        .push(decode(&table, &pk.0, record, query.select.as_deref()));
+                        .push(decode(&names, &pk.0, record, query.select.as_deref()));
                     stats.returned += 1;
                 }
             }
+            drop(names);
             drop(rows);
             let full = page.entities.len() == limit || examined_limit == 0;
             if full || (quirks.end_at_partition_boundary && stats.examined > 0) {
@@ -823,12 +828,11 @@ fn page_limit(top: Option<usize>, limits: &Limits) -> Result<usize, StoreError> 
 }
 
 fn decode(
-    table: &Table,
+    names: &Names,
     partition_key: &str,
     record: &Record,
     select: Option<&[String]>,
 ) -> Entity {
-    let names = read(&table.names);
     let timestamp = record.timestamp();
     Entity {
         partition_key: partition_key.to_owned(),
@@ -836,7 +840,7 @@ fn decode(
         timestamp: Some(timestamp),
         etag: Some(ETag::for_timestamp(timestamp)),
         properties: record
-            .decode_properties(&names, |n| select.is_none_or(|s| s.iter().any(|x| x == n))),
+            .decode_properties(names, |n| select.is_none_or(|s| s.iter().any(|x| x == n))),
     }
 }
 
