@@ -14,10 +14,18 @@ use table_runtime::{QueryClass, Store, StoreError, TableEntity};
 
 /// An employee.
 #[derive(Debug, Clone, PartialEq, TableEntity)]
-#[table(name = "Employees", partition_key = "{department}", row_key = "empid_{employee_id:06}")]
+#[table(
+    name = "Employees",
+    partition_key = "{department}",
+    row_key = "empid_{employee_id:06}"
+)]
 #[table(entity_type = "Employee", rename_all = "PascalCase")]
 #[table(index(name = "by_email", row_key = "email_{email}"))]
-#[table(index(name = "by_last_name", partition_key = "lastname_{department}", row_key = "{last_name}_{employee_id:06}"))]
+#[table(index(
+    name = "by_last_name",
+    partition_key = "lastname_{department}",
+    row_key = "{last_name}_{employee_id:06}"
+))]
 pub struct Employee {
     /// The department (the partition).
     pub department: String,
@@ -37,7 +45,10 @@ pub struct Employee {
 #[derive(Debug, Clone, PartialEq, TableEntity)]
 #[table(name = "Employees", partition_key = "{name}", row_key = "department")]
 #[table(entity_type = "Department", rename_all = "PascalCase")]
-#[table(allow(TK001, reason = "one department entity per partition: the RowKey is a type marker, not the partition's only value"))]
+#[table(allow(
+    TK001,
+    reason = "one department entity per partition: the RowKey is a type marker, not the partition's only value"
+))]
 pub struct Department {
     /// The department's name (the partition).
     pub name: String,
@@ -104,7 +115,11 @@ pub struct Report {
 pub fn run(store: &Store) -> Result<Report, StoreError> {
     store.create_table(Employee::TABLE)?;
     for name in ["Sales", "Support"] {
-        let d = Department { name: name.into(), manager_id: 1, employee_count: 0 };
+        let d = Department {
+            name: name.into(),
+            manager_id: 1,
+            employee_count: 0,
+        };
         store.insert(Employee::TABLE, &d.to_entity()?)?;
     }
     let people = [
@@ -120,7 +135,11 @@ pub fn run(store: &Store) -> Result<Report, StoreError> {
             &Employee {
                 department: department.into(),
                 employee_id: id,
-                email: format!("{}.{}@contoso.com", first.to_lowercase(), last.to_lowercase()),
+                email: format!(
+                    "{}.{}@contoso.com",
+                    first.to_lowercase(),
+                    last.to_lowercase()
+                ),
                 first_name: first.into(),
                 last_name: last.into(),
                 age: 30 + (id % 20) as i32,
@@ -147,7 +166,10 @@ pub fn run(store: &Store) -> Result<Report, StoreError> {
         .collect::<Result<_, _>>()?;
 
     let by_email = store
-        .query(Employee::TABLE, &Employee::by_email_point_query("Sales", "bob.jones@contoso.com")?.to_query()?)?
+        .query(
+            Employee::TABLE,
+            &Employee::by_email_point_query("Sales", "bob.jones@contoso.com")?.to_query()?,
+        )?
         .entities
         .first()
         .map(Employee::from_entity)
@@ -163,7 +185,10 @@ pub fn run(store: &Store) -> Result<Report, StoreError> {
 
     // The Sales partition holds the department, its employees and their email copies: read it
     // whole as one enum, counting distinct employees.
-    let partition = store.query_all(Employee::TABLE, &table_runtime::Query::filter("PartitionKey eq 'Sales'")?)?;
+    let partition = store.query_all(
+        Employee::TABLE,
+        &table_runtime::Query::filter("PartitionKey eq 'Sales'")?,
+    )?;
     let mut departments = 0;
     let mut employees = std::collections::BTreeSet::new();
     for e in &partition {
@@ -175,7 +200,8 @@ pub fn run(store: &Store) -> Result<Report, StoreError> {
         }
     }
     let sales_mix = (departments, employees.len());
-    let sales = Department::from_entity(&store.get(Employee::TABLE, "Sales", "department", None)?)?;
+    let sales =
+        Department::from_entity(&store.get(Employee::TABLE, "Sales", "department", None)?)?;
 
     Ok(Report {
         ids_100_to_199,

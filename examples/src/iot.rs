@@ -11,7 +11,11 @@ use time::{Duration, OffsetDateTime};
 
 /// One reading of one sensor.
 #[derive(Debug, Clone, PartialEq, TableEntity)]
-#[table(name = "SensorReadings", partition_key = "{device_id}", row_key = "{taken_at:inverted_ticks}")]
+#[table(
+    name = "SensorReadings",
+    partition_key = "{device_id}",
+    row_key = "{taken_at:inverted_ticks}"
+)]
 #[table(rename_all = "PascalCase")]
 pub struct Reading {
     /// The device.
@@ -80,7 +84,10 @@ pub fn run(store: &Store) -> Result<Report, StoreError> {
     let window_page = store.query(Reading::TABLE, &window.to_query()?)?;
 
     // Without a PartitionKey the store must read every device: a table scan.
-    let hot = store.query(Reading::TABLE, &table_runtime::Query::filter("Temperature gt 30.0")?)?;
+    let hot = store.query(
+        Reading::TABLE,
+        &table_runtime::Query::filter("Temperature gt 30.0")?,
+    )?;
 
     Ok(Report {
         written,
@@ -114,7 +121,12 @@ mod tests {
 
     #[test]
     fn keys_agree_with_dotnet_inverted_ticks() {
-        let r = Reading { device_id: "d".into(), taken_at: day_start(), temperature: 0.0, humidity: 0.0 };
+        let r = Reading {
+            device_id: "d".into(),
+            taken_at: day_start(),
+            temperature: 0.0,
+            humidity: 0.0,
+        };
         // DateTime.MaxValue.Ticks - new DateTime(2026, 11, 1).Ticks, that date being day 739,920
         let ticks = 3_155_378_975_999_999_999i64 - (739_920i64 * 864_000_000_000);
         assert_eq!(r.row_key().unwrap(), format!("{ticks:019}"));

@@ -5,7 +5,11 @@ use table_runtime::{Store, TableEntity};
 
 fn main() -> Result<(), table_runtime::StoreError> {
     let report = iot::run(&Store::new())?;
-    println!("table {}: {} readings written for 3 devices", iot::Reading::TABLE, report.written);
+    println!(
+        "table {}: {} readings written for 3 devices",
+        iot::Reading::TABLE,
+        report.written
+    );
     println!(
         "latest 3 readings of dev-001: {:?} °C  ({}, examined {})",
         report.latest, report.latest_plan.0, report.latest_plan.1

@@ -450,23 +450,6 @@ pub fn expand(design: &Design) -> TokenStream {
         let rk_text = &index.row_key.template.text;
         quote!(#rt::IndexInfo { name: #name, same_partition: #same, partition_key: #pk_text, row_key: #rk_text })
     });
-    let index_copies = design.indexes.iter().enumerate().map(|(i, index)| {
-        let label_pk = format!("PartitionKey of index `{}`", index.name);
-        let label_rk = format!("RowKey of index `{}`", index.name);
-        let pk_key = index.partition_key.as_ref().unwrap_or(&design.partition_key);
-        let build_pk = build_key(design, &pk_key.template.parts, pk_key.template.parts.len(), Access::SelfField, &label_pk);
-        let build_rk = build_key(design, &index.row_key.template.parts, index.row_key.template.parts.len(), Access::SelfField, &label_rk);
-        let copied = stored.iter().filter(|f| {
-            index.project.as_ref().is_none_or(|p| p.contains(&f.ident))
-        });
-        let puts = copied.map(|f| put_field(f));
-        quote! {{
-            let mut __entity = #rt::Entity::new(#build_pk, #build_rk);
-            #(#puts)*
-            __copies.push(#rt::IndexCopy { index: &<Self as #rt::TableEntity>::INDEXES[#i], entity: __entity });
-        }}
-    });
-    let index_count = design.indexes.len();
     let row_key_prefix = design.row_key.template.literal_prefix();
     let (entity_type_const, put_type, check_type) = match &design.entity_type {
         None => (quote!(::core::option::Option::None), quote!(), quote!()),
@@ -489,6 +472,24 @@ pub fn expand(design: &Design) -> TokenStream {
             )
         }
     };
+    let index_copies = design.indexes.iter().enumerate().map(|(i, index)| {
+        let label_pk = format!("PartitionKey of index `{}`", index.name);
+        let label_rk = format!("RowKey of index `{}`", index.name);
+        let pk_key = index.partition_key.as_ref().unwrap_or(&design.partition_key);
+        let build_pk = build_key(design, &pk_key.template.parts, pk_key.template.parts.len(), Access::SelfField, &label_pk);
+        let build_rk = build_key(design, &index.row_key.template.parts, index.row_key.template.parts.len(), Access::SelfField, &label_rk);
+        let copied = stored.iter().filter(|f| {
+            index.project.as_ref().is_none_or(|p| p.contains(&f.ident))
+        });
+        let puts = copied.map(|f| put_field(f));
+        quote! {{
+            let mut __entity = #rt::Entity::new(#build_pk, #build_rk);
+            #(#puts)*
+            #put_type
+            __copies.push(#rt::IndexCopy { index: &<Self as #rt::TableEntity>::INDEXES[#i], entity: __entity });
+        }}
+    });
+    let index_count = design.indexes.len();
     let mut queries = vec![query_methods(
         design,
         "",
