@@ -2,5 +2,8 @@
 //! in-process store and returns what it found, so the same code is a runnable example and a
 //! tested one.
 
+pub mod event_log;
 pub mod hr;
 pub mod iot;
+pub mod orders;
+pub mod saas;

@@ -334,7 +334,12 @@ fn query_methods(
             v
         };
         seen.push(f.ident.clone());
-        if before_fields.iter().any(|b| b.ident == f.ident) {
+        // A field fixed earlier in the RowKey can't also be the range; one in the PartitionKey
+        // can (the argument picks the partition, the range the rows).
+        let fixed_in_row_key = rk_parts[..j]
+            .iter()
+            .any(|p| matches!(p, Part::Placeholder { field, .. } if *field == f.ident.to_string()));
+        if fixed_in_row_key {
             continue;
         }
         let args = arguments(&before_fields);
