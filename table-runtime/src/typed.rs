@@ -117,7 +117,8 @@ fn required<'v>(name: &str, value: Option<&'v Value>) -> Result<&'v Value, Conve
 macro_rules! int_value {
     ($($t:ty => $variant:ident),*) => {$(
         impl IntoValue for $t {
-            fn to_value(&self, _name: &str) -> Result<Option<Value>, ConversionError> {
+            #[inline]
+    fn to_value(&self, _name: &str) -> Result<Option<Value>, ConversionError> {
                 Ok(Some(Value::$variant((*self).into())))
             }
         }
@@ -137,6 +138,7 @@ macro_rules! int_value {
 int_value!(i8 => Int32, i16 => Int32, i32 => Int32, u8 => Int32, u16 => Int32, u32 => Int64, i64 => Int64);
 
 impl IntoValue for String {
+    #[inline]
     fn to_value(&self, _name: &str) -> Result<Option<Value>, ConversionError> {
         Ok(Some(Value::String(self.clone())))
     }
@@ -151,6 +153,7 @@ impl FromValue for String {
 }
 
 impl IntoValue for bool {
+    #[inline]
     fn to_value(&self, _name: &str) -> Result<Option<Value>, ConversionError> {
         Ok(Some(Value::Boolean(*self)))
     }
@@ -165,6 +168,7 @@ impl FromValue for bool {
 }
 
 impl IntoValue for f64 {
+    #[inline]
     fn to_value(&self, _name: &str) -> Result<Option<Value>, ConversionError> {
         Ok(Some(Value::Double(*self)))
     }
@@ -180,6 +184,7 @@ impl FromValue for f64 {
 }
 
 impl IntoValue for f32 {
+    #[inline]
     fn to_value(&self, _name: &str) -> Result<Option<Value>, ConversionError> {
         Ok(Some(Value::Double(f64::from(*self))))
     }
@@ -194,6 +199,7 @@ impl FromValue for f32 {
 }
 
 impl IntoValue for Vec<u8> {
+    #[inline]
     fn to_value(&self, _name: &str) -> Result<Option<Value>, ConversionError> {
         Ok(Some(Value::Binary(self.clone())))
     }
@@ -208,6 +214,7 @@ impl FromValue for Vec<u8> {
 }
 
 impl IntoValue for Uuid {
+    #[inline]
     fn to_value(&self, _name: &str) -> Result<Option<Value>, ConversionError> {
         Ok(Some(Value::Guid(*self)))
     }
@@ -222,6 +229,7 @@ impl FromValue for Uuid {
 }
 
 impl IntoValue for DateTime {
+    #[inline]
     fn to_value(&self, _name: &str) -> Result<Option<Value>, ConversionError> {
         Ok(Some(Value::DateTime(*self)))
     }
@@ -346,6 +354,7 @@ pub mod support {
     use super::*;
 
     /// Writes a field as a property if it has a value.
+    #[inline]
     pub fn put<T: IntoValue + ?Sized>(
         entity: &mut Entity,
         name: &str,

@@ -139,11 +139,45 @@ fn build_key(
             None => quote!(),
         },
     });
+    let capacity = key_capacity(design, parts, access);
     quote! {{
-        let mut __key = #rt::String::with_capacity(64);
+        let mut __key = #rt::String::with_capacity(#capacity);
         #(#steps)*
         __key
     }}
+}
+
+/// An expression for the length of a key: literals and fixed-width segments counted here, string
+/// segments measured at run time (escapes may add a little; the string then grows once).
+fn key_capacity(design: &Design, parts: &[Part], access: Access) -> TokenStream {
+    let mut fixed = 0usize;
+    let mut dynamic = Vec::new();
+    for part in parts {
+        match part {
+            Part::Literal(text) => fixed += text.len(),
+            Part::Placeholder { field, format } => {
+                let Some(f) = design.field(field) else {
+                    continue;
+                };
+                match format {
+                    SegmentFormat::Width(w) => fixed += w,
+                    SegmentFormat::Ticks | SegmentFormat::InvertedTicks => fixed += 19,
+                    SegmentFormat::Iso => fixed += 28,
+                    SegmentFormat::Date => fixed += 10,
+                    SegmentFormat::Hour => fixed += 13,
+                    SegmentFormat::Default => match &f.kind {
+                        TypeKind::String => {
+                            fixed += 1;
+                            let value = access_expr(f, access);
+                            dynamic.push(quote!(::core::primitive::str::len(#value)));
+                        }
+                        kind => fixed += kind.integer_width().unwrap_or(36),
+                    },
+                }
+            }
+        }
+    }
+    quote!(#fixed #(+ #dynamic)*)
 }
 
 fn key_fn(design: &Design, key: &Key, label: &str) -> TokenStream {

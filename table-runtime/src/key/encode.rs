@@ -58,14 +58,29 @@ pub const fn integer_width(bits: u32, signed: bool) -> usize {
 
 /// Appends `value` zero-padded to `width` digits; an error if it needs more.
 pub fn push_unsigned(out: &mut String, value: u64, width: usize) -> Result<(), KeyEncodingError> {
-    let start = out.len();
-    // Writing to a String cannot fail.
-    let _ = write!(out, "{value:0width$}");
-    if out.len() - start > width {
-        out.truncate(start);
+    // Digits from the right into a stack buffer: faster than the formatting machinery.
+    let mut digits = [0u8; 20];
+    let mut n = value;
+    let mut len = 0;
+    loop {
+        digits[19 - len] = b'0' + (n % 10) as u8;
+        n /= 10;
+        len += 1;
+        if n == 0 {
+            break;
+        }
+    }
+    if len > width {
         return Err(KeyEncodingError(format!(
             "{value} does not fit in {width} digits"
         )));
+    }
+    out.reserve(width);
+    for _ in len..width {
+        out.push('0');
+    }
+    for &d in &digits[20 - len..] {
+        out.push(char::from(d));
     }
     Ok(())
 }
@@ -269,6 +284,18 @@ enum Escape {
 
 /// Appends `value` escaped as a key segment.
 pub fn push_escaped(out: &mut String, value: &str) {
+    // Most values need no escape: copy them whole. A byte that may need one is an ASCII byte
+    // of the escaped set, or 0xC2 (the lead byte of U+0080..U+00BF, which holds the C1 range).
+    let needs_escape = |b: &u8| {
+        matches!(
+            b,
+            0x00..=0x23 | b'.' | b'/' | b'>' | b'?' | b'[' | b'\\' | 0x7E | 0x7F | 0xC2
+        )
+    };
+    if !value.as_bytes().iter().any(needs_escape) {
+        out.push_str(value);
+        return;
+    }
     for c in value.chars() {
         match escape_of(c) {
             None => out.push(c),
