@@ -490,3 +490,93 @@ mod tests {
         assert!(Option::<i32>::from_value("X", Some(&Value::Boolean(true))).is_err());
     }
 }
+
+/// `chrono::DateTime<Utc>` fields (feature `chrono`): stored as Edm.DateTime, truncated to
+/// 100 ns, and usable as time key segments.
+#[cfg(feature = "chrono")]
+mod chrono_support {
+    use chrono::{TimeZone, Utc};
+
+    use super::{ConversionError, FromValue, IntoValue};
+    use crate::key::encode::KeyEncodingError;
+    use crate::key::segment::{KeySegment, TimeFormat, TimeSegment};
+    use crate::value::{DateTime, UNIX_EPOCH_TICKS, Value};
+
+    fn to_datetime(t: &chrono::DateTime<Utc>) -> Result<DateTime, String> {
+        let ticks = t.timestamp().checked_mul(10_000_000).and_then(|s| {
+            s.checked_add(i64::from(t.timestamp_subsec_nanos() / 100))
+                .and_then(|t| t.checked_add(UNIX_EPOCH_TICKS))
+        });
+        ticks
+            .ok_or_else(|| format!("{t} is out of range"))
+            .and_then(|ticks| DateTime::from_ticks(ticks).map_err(|e| e.message))
+    }
+
+    fn from_datetime(at: DateTime) -> chrono::DateTime<Utc> {
+        let since_epoch = at.ticks() - UNIX_EPOCH_TICKS;
+        let secs = since_epoch.div_euclid(10_000_000);
+        let nanos = (since_epoch.rem_euclid(10_000_000) * 100) as u32;
+        Utc.timestamp_opt(secs, nanos).single().unwrap_or_default()
+    }
+
+    impl IntoValue for chrono::DateTime<Utc> {
+        fn to_value(&self, name: &str) -> Result<Option<Value>, ConversionError> {
+            to_datetime(self)
+                .map(|d| Some(Value::DateTime(d)))
+                .map_err(|found| ConversionError::WrongType {
+                    property: name.to_owned(),
+                    expected: "an instant between 1601-01-01 and 9999-12-31".into(),
+                    found,
+                })
+        }
+    }
+
+    impl FromValue for chrono::DateTime<Utc> {
+        fn from_value(name: &str, value: Option<&Value>) -> Result<Self, ConversionError> {
+            DateTime::from_value(name, value).map(from_datetime)
+        }
+    }
+
+    impl TimeSegment for chrono::DateTime<Utc> {
+        fn to_key_time(&self) -> Result<DateTime, KeyEncodingError> {
+            to_datetime(self).map_err(KeyEncodingError)
+        }
+        fn from_key_time(at: DateTime) -> Self {
+            from_datetime(at)
+        }
+    }
+
+    impl KeySegment for chrono::DateTime<Utc> {
+        fn push_key(&self, out: &mut String, _: bool) -> Result<(), KeyEncodingError> {
+            self.push_time(out, TimeFormat::Iso8601)
+        }
+        fn parse_key(text: &str, _: bool) -> Result<(Self, &str), KeyEncodingError> {
+            Self::parse_time(text, TimeFormat::Iso8601)
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn chrono_round_trips_at_100_ns() {
+            let t = Utc.timestamp_opt(1_714_558_830, 123_456_789).unwrap();
+            let v = t.to_value("T").unwrap().unwrap();
+            assert_eq!(
+                v,
+                Value::DateTime(DateTime::parse("2024-05-01T10:20:30.1234567Z").unwrap())
+            );
+            let back = chrono::DateTime::<Utc>::from_value("T", Some(&v)).unwrap();
+            assert_eq!(back, Utc.timestamp_opt(1_714_558_830, 123_456_700).unwrap());
+            let mut key = String::new();
+            back.push_time(&mut key, TimeFormat::InvertedTicks).unwrap();
+            assert_eq!(
+                chrono::DateTime::<Utc>::parse_time(&key, TimeFormat::InvertedTicks)
+                    .unwrap()
+                    .0,
+                back
+            );
+        }
+    }
+}
