@@ -1,6 +1,82 @@
 //! Typed entities: Rust structs that convert to and from [`Entity`], usually through
 //! `#[derive(TableEntity)]`.
 //!
+//! # The derive
+//!
+//! ```
+//! use table_runtime::{QueryClass, TableEntity};
+//!
+//! #[derive(Debug, PartialEq, TableEntity)]
+//! #[table(name = "Employees", partition_key = "{department}", row_key = "empid_{employee_id:06}")]
+//! #[table(index(name = "by_email", row_key = "email_{email}"))]
+//! #[table(rename_all = "PascalCase")]
+//! struct Employee {
+//!     department: String,
+//!     employee_id: u32,
+//!     email: String,
+//!     age: i32,
+//! }
+//!
+//! let ann = Employee { department: "Sales".into(), employee_id: 42, email: "ann@contoso.com".into(), age: 31 };
+//! assert_eq!(ann.row_key().unwrap(), "empid_000042");
+//! assert_eq!(EmployeeKey::parse("Sales", "empid_000042").unwrap().employee_id, 42);
+//!
+//! let q = Employee::range_by_employee_id("Sales", 100..200).unwrap();
+//! assert_eq!(q.filter(), "PartitionKey eq 'Sales' and RowKey ge 'empid_000100' and RowKey lt 'empid_000200'");
+//! assert_eq!(q.class(), QueryClass::RangeQuery);
+//! ```
+//!
+//! ## Struct attributes: `#[table(...)]`
+//!
+//! | attribute | meaning |
+//! | --- | --- |
+//! | `name = "Employees"` | the table (default: the struct's name) |
+//! | `partition_key = "…"`, `row_key = "…"` | key templates (required) |
+//! | `rename_all = "PascalCase"` | property names from field names (`camelCase`, `snake_case`, `SCREAMING_SNAKE_CASE`) |
+//! | `entity_type = "Employee"`, `version = 2` | writes `EntityType` (and `EntityVersion`), checks it on reads: several types in one table |
+//! | `index(name = "by_email", row_key = "…")` | a same-partition index copy (written in the entity's transaction) |
+//! | `index(name = "…", partition_key = "…", row_key = "…", project(a, b))` | an index copy in another partition, optionally with only some fields |
+//! | `allow(RULE, reason = "…")` | silences a `table-lint` rule for this struct, with the reason |
+//!
+//! ## Field attributes
+//!
+//! `rename = "Name"`, `skip` (not stored; `Default` on reads), `json` (stored as JSON text with
+//! serde), `as_string` (stored as its `Display` text, read with `FromStr`: the way to keep a
+//! `u64` or `u128`).
+//!
+//! ## Key templates
+//!
+//! Literal text with `{field}` placeholders (`{{` and `}}` for braces). Each placeholder is
+//! written in an order-preserving, reversible form (see [`crate::key::encode`]):
+//!
+//! | placeholder | written as |
+//! | --- | --- |
+//! | `{name}` (a `String`) | escaped so the service's forbidden characters never appear, ended by a space when more of the key follows |
+//! | `{id}` (an integer) | zero-padded to the type's width; signed types offset so negatives sort first |
+//! | `{id:06}` | zero-padded to 6 digits; a value that needs more is an error, not a wrong key |
+//! | `{at}` / `{at:iso}` | fixed-width ISO 8601 UTC |
+//! | `{at:ticks}`, `{at:inverted_ticks}` | 19-digit .NET ticks, ascending or newest first |
+//! | `{at:date}`, `{at:hour}` | a UTC date or hour bucket, for partition keys |
+//! | `{id}` (a `Uuid`) | hyphenated lowercase |
+//!
+//! Invalid designs do not compile: unknown fields, types keys can't hold, placeholders with no
+//! literal between them, forbidden characters in literals, duplicate or colliding indexes, empty
+//! templates.
+//!
+//! ## What is generated
+//!
+//! `impl TableEntity` (keys, conversion, index copies), a `{Struct}Key` type with `parse`, and
+//! query constructors returning [`crate::query::keyed::KeyQuery`]: `point_query`,
+//! `partition_query`, `range_by_{field}` for each RowKey segment (bounds flipped for inverted
+//! ticks), `{field}_starting_with` for string segments, `latest(n)` for inverted-tick RowKeys,
+//! and the same prefixed with each index's name (`by_email_point_query`, ...).
+//!
+//! An enum of newtype variants (`enum Staff { Employee(Employee), Department(Department) }`)
+//! derives `TableEntity` too: it reads a heterogeneous partition, picking the variant by
+//! `EntityType` or RowKey prefix, and reports an entity no variant accepts.
+//!
+//! # Field types
+//!
 //! Field types map to EDM types without loss: `String`, `bool`, `i32`, `i64` (always Int64),
 //! `u8`/`u16`/`i8`/`i16` (widened to Int32), `u32` (widened to Int64), `f64`/`f32` (Double),
 //! `Vec<u8>` (Binary), `uuid::Uuid` (Guid), `time::OffsetDateTime` and [`DateTime`] (DateTime,
