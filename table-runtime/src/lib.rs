@@ -68,8 +68,8 @@ pub mod __private {
     };
     pub use crate::query::keyed::{KeyQuery, segment_range, starts_with_range};
     pub use crate::typed::support::{
-        check_entity_type, const_str_eq, get, get_string, key_error, put, put_string,
-        unknown_entity_type,
+        check_entity_type, check_max_len, const_str_eq, get, get_string, key_error, put,
+        put_string, unknown_entity_type,
     };
     pub use crate::typed::{ConversionError, IndexCopy, IndexInfo, TableEntity};
     pub use crate::typed::{ENTITY_TYPE_PROPERTY, ENTITY_VERSION_PROPERTY};
@@ -84,6 +84,38 @@ pub mod __private {
         push_escaped(out, value);
         if more_follows {
             out.push(crate::key::encode::STRING_TERMINATOR);
+        }
+    }
+
+    /// Appends a string as it is (`{field:raw}`); an error if it holds a character the
+    /// service forbids in keys.
+    pub fn push_raw_segment(out: &mut String, value: &str) -> Result<(), KeyEncodingError> {
+        if let Some(c) = value
+            .chars()
+            .find(|c| crate::key::is_forbidden_key_char(*c))
+        {
+            return Err(KeyEncodingError(format!(
+                "`{value}` holds U+{:04X}, which keys can't hold; drop `:raw` to escape it",
+                c as u32
+            )));
+        }
+        out.push_str(value);
+        Ok(())
+    }
+
+    /// Reads a raw string segment: up to `next_literal`, or to the end of the key.
+    pub fn parse_raw_segment<'t>(
+        text: &'t str,
+        next_literal: &str,
+    ) -> Result<(String, &'t str), KeyEncodingError> {
+        if next_literal.is_empty() {
+            return Ok((text.to_owned(), ""));
+        }
+        match text.find(next_literal) {
+            Some(i) => Ok((text[..i].to_owned(), &text[i..])),
+            None => Err(KeyEncodingError(format!(
+                "`{text}` has no `{next_literal}` after its raw segment"
+            ))),
         }
     }
 

@@ -409,6 +409,8 @@ pub struct IndexInfo {
     /// Whether its copies share the entity's partition (and can be written in the same
     /// transaction).
     pub same_partition: bool,
+    /// Whether its copies are kept by eventually consistent maintenance (`eventual`).
+    pub eventual: bool,
     /// The copy's PartitionKey template.
     pub partition_key: &'static str,
     /// The copy's RowKey template.
@@ -527,6 +529,40 @@ pub mod support {
             i += 1;
         }
         true
+    }
+
+    /// Checks a `max_len` bound on a string field (in UTF-16 code units, as the service counts).
+    pub fn check_max_len<S: MaybeStr + ?Sized>(
+        name: &str,
+        value: &S,
+        max: usize,
+    ) -> Result<(), ConversionError> {
+        match value.maybe_str().map(crate::key::utf16_len) {
+            Some(len) if len > max => Err(ConversionError::WrongType {
+                property: name.to_owned(),
+                expected: format!("at most {max} UTF-16 code units (`max_len`)"),
+                found: format!("{len} units"),
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// A string field, or an optional one.
+    pub trait MaybeStr {
+        /// The text, if there is one.
+        fn maybe_str(&self) -> Option<&str>;
+    }
+
+    impl MaybeStr for String {
+        fn maybe_str(&self) -> Option<&str> {
+            Some(self)
+        }
+    }
+
+    impl MaybeStr for Option<String> {
+        fn maybe_str(&self) -> Option<&str> {
+            self.as_deref()
+        }
     }
 
     /// A key-building error, labelled with the key it was for.

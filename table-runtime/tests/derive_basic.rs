@@ -227,3 +227,50 @@ fn a_heterogeneous_partition_reads_into_one_enum() {
             .contains("EntityVersion")
     );
 }
+
+#[derive(Debug, Clone, PartialEq, TableEntity)]
+#[table(
+    name = "Products",
+    partition_key = "{category:raw}",
+    row_key = "{sku:raw}_{version}"
+)]
+#[table(index(
+    name = "by_name",
+    partition_key = "names",
+    row_key = "{name}",
+    eventual
+))]
+struct Product {
+    category: String,
+    sku: String,
+    version: u16,
+    #[table(max_len = 8)]
+    name: String,
+}
+
+#[test]
+fn raw_segments_max_len_and_eventual_indexes() {
+    let p = Product {
+        category: "tools".into(),
+        sku: "HAM-1".into(),
+        version: 3,
+        name: "Hammer".into(),
+    };
+    assert_eq!(p.partition_key().unwrap(), "tools");
+    assert_eq!(p.row_key().unwrap(), "HAM-1_00003");
+    let key = ProductKey::parse("tools", "HAM-1_00003").unwrap();
+    assert_eq!((key.sku.as_str(), key.version), ("HAM-1", 3));
+    assert!(Product::INDEXES[0].eventual && !Product::INDEXES[0].same_partition);
+
+    let bad = Product {
+        sku: "a/b".into(),
+        ..p.clone()
+    };
+    assert!(bad.row_key().unwrap_err().to_string().contains("U+002F"));
+    let long = Product {
+        name: "Sledgehammer".into(),
+        ..p
+    };
+    let err = long.to_entity().unwrap_err().to_string();
+    assert!(err.contains("`name`") && err.contains("max_len"), "{err}");
+}

@@ -121,6 +121,8 @@ pub struct Field {
     pub json: bool,
     /// Stored as `Display` text.
     pub as_string: bool,
+    /// The most UTF-16 code units the (string) field holds, if declared.
+    pub max_len: Option<usize>,
 }
 
 /// A key template with where it was written.
@@ -145,6 +147,8 @@ pub struct Index {
     pub row_key: Key,
     /// Only these fields are copied, if given.
     pub project: Option<Vec<syn::Ident>>,
+    /// Kept by eventually consistent maintenance (declared with `eventual`).
+    pub eventual: bool,
 }
 
 impl Index {
@@ -300,6 +304,7 @@ impl Design {
                 name_span: index.name.span(),
                 partition_key,
                 row_key,
+                eventual: index.eventual,
                 project: index.project.as_ref().map(|paths| {
                     paths
                         .iter()
@@ -380,6 +385,7 @@ fn field(f: FieldAttrs, rename_all: Option<ident_case::RenameRule>) -> Option<Fi
         skip: *f.skip,
         json: *f.json,
         as_string: *f.as_string,
+        max_len: f.max_len.as_ref().map(|m| **m),
         ident,
     })
 }

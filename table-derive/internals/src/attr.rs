@@ -65,6 +65,10 @@ pub struct FieldAttrs {
     /// `as_string`: stored as its `Display` text, read with `FromStr`.
     #[darling(default)]
     pub as_string: SpannedValue<bool>,
+    /// `max_len = 64`: the most UTF-16 code units a string field holds; enforced when the entity
+    /// is written, and used by the linter to bound key and entity sizes.
+    #[darling(default)]
+    pub max_len: Option<SpannedValue<usize>>,
 }
 
 /// `index(name = "…", partition_key = "…", row_key = "…", project(a, b))`.
@@ -80,6 +84,10 @@ pub struct IndexAttrs {
     /// Only these fields are copied (a projection); absent means every stored field.
     #[darling(default)]
     pub project: Option<PathList>,
+    /// `eventual`: a copy in another partition, kept up to date by the runtime's
+    /// eventually consistent index maintenance rather than by the caller.
+    #[darling(default)]
+    pub eventual: bool,
 }
 
 /// `allow(RULE, reason = "…")`: suppresses a lint rule for this struct.

@@ -90,6 +90,12 @@ fn check_fields(design: &Design, errors: &mut darling::error::Accumulator) {
                 .with_span(&field.property_span),
             );
         }
+        if field.max_len.is_some() && !matches!(field.kind, TypeKind::String | TypeKind::Option(_))
+        {
+            errors.push(
+                darling::Error::custom("`max_len` bounds a string field").with_span(&field.ident),
+            );
+        }
         let modes = [field.json, field.as_string].iter().filter(|m| **m).count();
         if modes > 1 {
             errors.push(
@@ -187,6 +193,9 @@ fn check_segment_field(
             {
                 Some("is not an integer, so it can't take a width".to_owned())
             }
+            (kind, SegmentFormat::Raw) if !matches!(kind, TypeKind::String) => {
+                Some("is not a `String`, so it can't be `:raw`".to_owned())
+            }
             (kind, f) if f.is_time() && !matches!(kind, TypeKind::Time | TypeKind::Other) => Some(
                 format!("is not a time, so it can't use `:{}`", f.spec()),
             ),
@@ -230,6 +239,15 @@ fn check_indexes(design: &Design, errors: &mut darling::error::Accumulator) {
             errors.push(
                 darling::Error::custom(format!(
                     "index name `{}` must be a snake_case identifier; it names generated methods",
+                    index.name
+                ))
+                .with_span(&index.name_span),
+            );
+        }
+        if index.eventual && index.same_partition(design) {
+            errors.push(
+                darling::Error::custom(format!(
+                    "index `{}` shares the entity's partition, so it is written in the entity's transaction; `eventual` is for copies in other partitions",
                     index.name
                 ))
                 .with_span(&index.name_span),

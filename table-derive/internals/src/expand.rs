@@ -71,6 +71,9 @@ fn push_segment(
         SegmentFormat::Default if is_string(field) => {
             quote!(#rt::push_str_segment(&mut __key, #value, #more_follows);)
         }
+        SegmentFormat::Raw => {
+            quote!(#rt::push_raw_segment(&mut __key, #value).map_err(|e| #rt::key_error(#label, e))?;)
+        }
         SegmentFormat::Default => quote_spanned! {span=>
             <#ty as #rt::KeySegment>::push_key(#value, &mut __key, #more_follows)
                 .map_err(|e| #rt::key_error(#label, e))?;
@@ -94,6 +97,7 @@ fn parse_segment(
     field: &Field,
     format: SegmentFormat,
     more_follows: bool,
+    next_literal: Option<&str>,
     label: &str,
 ) -> TokenStream {
     let rt = rt();
@@ -106,6 +110,10 @@ fn parse_segment(
         }
         SegmentFormat::Width(width) => {
             quote_spanned!(span=> <#ty as #rt::PaddedInteger>::parse_padded(__rest, #width))
+        }
+        SegmentFormat::Raw => {
+            let next = next_literal.unwrap_or_default();
+            quote!(#rt::parse_raw_segment(__rest, #next))
         }
         time => {
             let format = time_format(time);
@@ -165,6 +173,10 @@ fn key_capacity(design: &Design, parts: &[Part], access: Access) -> TokenStream 
                     SegmentFormat::Iso => fixed += 28,
                     SegmentFormat::Date => fixed += 10,
                     SegmentFormat::Hour => fixed += 13,
+                    SegmentFormat::Raw => {
+                        let value = access_expr(f, access);
+                        dynamic.push(quote!(::core::primitive::str::len(#value)));
+                    }
                     SegmentFormat::Default => match &f.kind {
                         TypeKind::String => {
                             fixed += 1;
@@ -200,13 +212,14 @@ fn placeholder_fields<'d>(design: &'d Design, keys: &[&Key]) -> Vec<&'d Field> {
     out
 }
 
+/// The parameters of a query constructor, each followed by a comma.
 fn arguments(fields: &[&Field]) -> TokenStream {
     let args = fields.iter().map(|f| {
         let ident = &f.ident;
         let ty = argument_type(f);
-        quote!(#ident: #ty)
+        quote!(#ident: #ty,)
     });
-    quote!(#(#args),*)
+    quote!(#(#args)*)
 }
 
 /// The key type: the fields of the primary keys, with `parse` reading them back.
@@ -229,7 +242,13 @@ fn key_struct(design: &Design) -> (syn::Ident, TokenStream) {
             },
             Part::Placeholder { field, format } => design
                 .field(field)
-                .map(|f| parse_segment(f, *format, i + 1 < total, label))
+                .map(|f| {
+                    let next = match key.template.parts.get(i + 1) {
+                        Some(Part::Literal(l)) => Some(l.as_str()),
+                        _ => None,
+                    };
+                    parse_segment(f, *format, i + 1 < total, next, label)
+                })
                 .unwrap_or_default(),
         });
         quote! {
@@ -269,13 +288,17 @@ fn put_field(field: &Field) -> TokenStream {
     let rt = rt();
     let ident = &field.ident;
     let name = &field.property;
-    if field.json {
+    let check_len = field
+        .max_len
+        .map(|max| quote!(#rt::check_max_len(#name, &self.#ident, #max)?;));
+    let put = if field.json {
         quote!(#rt::put_json(&mut __entity, #name, &self.#ident)?;)
     } else if field.as_string {
         quote!(#rt::put_string(&mut __entity, #name, &self.#ident);)
     } else {
         quote_spanned!(field.ty.span()=> #rt::put(&mut __entity, #name, &self.#ident)?;)
-    }
+    };
+    quote!(#check_len #put)
 }
 
 fn get_field(field: &Field) -> TokenStream {
@@ -372,7 +395,7 @@ fn query_methods(
         // can (the argument picks the partition, the range the rows).
         let fixed_in_row_key = rk_parts[..j]
             .iter()
-            .any(|p| matches!(p, Part::Placeholder { field, .. } if *field == f.ident.to_string()));
+            .any(|p| matches!(p, Part::Placeholder { field, .. } if f.ident == field));
         if fixed_in_row_key {
             continue;
         }
@@ -416,7 +439,7 @@ fn query_methods(
         );
         methods.push(quote! {
             #[doc = #range_doc]
-            pub fn #range #generics (#args, range: impl #rt::RangeBounds<#element>) -> #rt::Result<#rt::KeyQuery, #rt::ConversionError> {
+            pub fn #range #generics (#args range: impl #rt::RangeBounds<#element>) -> #rt::Result<#rt::KeyQuery, #rt::ConversionError> {
                 let __pk = #build_pk;
                 let __prefix = #build_prefix;
                 let __encode = |__v: &#element| -> #rt::Result<#rt::String, #rt::ConversionError> {
@@ -438,7 +461,7 @@ fn query_methods(
             );
             methods.push(quote! {
                 #[doc = #doc]
-                pub fn #starting(#args, prefix: &str) -> #rt::Result<#rt::KeyQuery, #rt::ConversionError> {
+                pub fn #starting(#args prefix: &str) -> #rt::Result<#rt::KeyQuery, #rt::ConversionError> {
                     let __pk = #build_pk;
                     let __prefix = #build_prefix;
                     let mut __value = #rt::String::new();
@@ -455,7 +478,7 @@ fn query_methods(
             );
             methods.push(quote! {
                 #[doc = #doc]
-                pub fn #latest(#pk_args, n: usize) -> #rt::Result<#rt::KeyQuery, #rt::ConversionError> {
+                pub fn #latest(#pk_args n: usize) -> #rt::Result<#rt::KeyQuery, #rt::ConversionError> {
                     let __pk = #build_pk;
                     #rt::Result::Ok(#rt::KeyQuery::partition(<Self as #rt::TableEntity>::TABLE, #index_tokens, __pk).top(n))
                 }
@@ -487,7 +510,8 @@ pub fn expand(design: &Design) -> TokenStream {
             .as_ref()
             .map_or(&design.partition_key.template.text, |k| &k.template.text);
         let rk_text = &index.row_key.template.text;
-        quote!(#rt::IndexInfo { name: #name, same_partition: #same, partition_key: #pk_text, row_key: #rk_text })
+        let eventual = index.eventual;
+        quote!(#rt::IndexInfo { name: #name, same_partition: #same, eventual: #eventual, partition_key: #pk_text, row_key: #rk_text })
     });
     let row_key_prefix = design.row_key.template.literal_prefix();
     let (entity_type_const, put_type, check_type) = match &design.entity_type {

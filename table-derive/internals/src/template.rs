@@ -21,6 +21,10 @@ pub enum SegmentFormat {
     Date,
     /// A UTC hour bucket, `2024-05-01T10` (`{at:hour}`).
     Hour,
+    /// A string written as it is, without escaping (`{code:raw}`): the value must not hold a
+    /// character the service forbids (checked when the key is built), and, unless it is the
+    /// last part of the key, the value must not contain the separator that follows it.
+    Raw,
 }
 
 impl SegmentFormat {
@@ -46,6 +50,7 @@ impl SegmentFormat {
             SegmentFormat::Iso => "iso".into(),
             SegmentFormat::Date => "date".into(),
             SegmentFormat::Hour => "hour".into(),
+            SegmentFormat::Raw => "raw".into(),
         }
     }
 }
@@ -114,6 +119,7 @@ fn parse_format(field: &str, spec: &str) -> Result<SegmentFormat, TemplateError>
         "iso" => SegmentFormat::Iso,
         "date" => SegmentFormat::Date,
         "hour" => SegmentFormat::Hour,
+        "raw" => SegmentFormat::Raw,
         digits if digits.bytes().all(|b| b.is_ascii_digit()) => {
             let width: usize = digits.parse().map_err(|_| {
                 TemplateError(format!("the width in `{{{field}:{spec}}}` is too large"))
@@ -127,7 +133,7 @@ fn parse_format(field: &str, spec: &str) -> Result<SegmentFormat, TemplateError>
         }
         _ => {
             return Err(TemplateError(format!(
-                "unknown format `{spec}` in `{{{field}:{spec}}}`; expected a width like `06`, `ticks`, `inverted_ticks`, `iso`, `date` or `hour`"
+                "unknown format `{spec}` in `{{{field}:{spec}}}`; expected a width like `06`, `ticks`, `inverted_ticks`, `iso`, `date`, `hour` or `raw`"
             )));
         }
     })

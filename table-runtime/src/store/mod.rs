@@ -608,15 +608,6 @@ impl Store {
         if plan.is_empty() {
             return Ok(page);
         }
-        // Resolve the filter's property names to the table's numbers once per page.
-        let ids: Vec<Option<u32>> = {
-            let names = read(&table.names);
-            query
-                .filter
-                .as_ref()
-                .map(|f| f.properties.iter().map(|n| names.id(n)).collect())
-                .unwrap_or_default()
-        };
         let start = query.continuation.as_ref();
         let partitions: Vec<(OwnedKey, Arc<Partition>)> = {
             let map = read(&table.partitions);
@@ -668,7 +659,14 @@ impl Store {
                 }
                 continue;
             }
+            // Resolve the filter's property names to the table's numbers with the partition
+            // locked, so a name first written elsewhere after the page began is still found.
             let names = read(&table.names);
+            let ids: Vec<Option<u32>> = query
+                .filter
+                .as_ref()
+                .map(|f| f.properties.iter().map(|n| names.id(n)).collect())
+                .unwrap_or_default();
             for record in iter {
                 if page.entities.len() == limit || examined_limit == 0 {
                     page.continuation = Some(Continuation {
