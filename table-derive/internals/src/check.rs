@@ -11,18 +11,83 @@ fn is_forbidden_key_char(c: char) -> bool {
     matches!(c, '/' | '\\' | '#' | '?' | '\u{0}'..='\u{1F}' | '\u{7F}'..='\u{9F}')
 }
 
-/// Checks a design; returns every error found.
-pub fn check(design: &Design) -> darling::Result<()> {
-    let mut errors = darling::Error::accumulator();
+/// Which rule of the design a problem breaks; the linter reports each kind under its own code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ProblemKind {
+    /// A table name the service refuses.
+    TableName,
+    /// A property name that is not an identifier, or too long.
+    PropertyName,
+    /// A property named like a system property or the entity-type discriminator.
+    ReservedProperty,
+    /// Two fields stored under one property name.
+    DuplicateProperty,
+    /// A field attribute that does not fit the field (`max_len`, `json` with `as_string`).
+    FieldAttribute,
+    /// A key template literal with a character the service forbids in keys.
+    ForbiddenLiteral,
+    /// Two placeholders with no literal between them.
+    AdjacentPlaceholders,
+    /// A placeholder naming no field.
+    UnknownField,
+    /// A placeholder whose field can't be a key segment (type, format or storage mode).
+    UnsupportedKeyField,
+    /// Two indexes with one name.
+    DuplicateIndex,
+    /// An index definition that does not fit (name, projection, `eventual`).
+    IndexDefinition,
+    /// Row keys sharing a partition that can produce the same key.
+    CollidingRowKeys,
+    /// A lint suppression without a reason.
+    MissingReason,
+}
+
+/// A broken rule: its kind, and the error the compiler shows.
+#[derive(Debug)]
+pub struct Problem {
+    /// Which rule.
+    pub kind: ProblemKind,
+    /// The message and span.
+    pub error: darling::Error,
+}
+
+/// The problems found so far.
+#[derive(Debug, Default)]
+pub struct Problems(Vec<Problem>);
+
+impl Problems {
+    fn push(&mut self, kind: ProblemKind, error: darling::Error) {
+        self.0.push(Problem { kind, error });
+    }
+}
+
+/// Every problem of a design, in the order found.
+pub fn problems(design: &Design) -> Vec<Problem> {
+    let mut errors = Problems::default();
     check_table_name(design, &mut errors);
     check_fields(design, &mut errors);
     for key in design.keys() {
         check_key(design, key, &mut errors);
     }
     check_indexes(design, &mut errors);
+    check_allows(design, &mut errors);
+    errors.0
+}
+
+/// Checks a design; every error found is reported together.
+pub fn check(design: &Design) -> darling::Result<()> {
+    let mut errors = darling::Error::accumulator();
+    for problem in problems(design) {
+        errors.push(problem.error);
+    }
+    errors.finish()
+}
+
+fn check_allows(design: &Design, errors: &mut Problems) {
     for allow in &design.allows {
         if allow.reason.as_deref().is_none_or(|r| r.trim().is_empty()) {
             errors.push(
+                ProblemKind::MissingReason,
                 darling::Error::custom(format!(
                     "`allow({})` needs a `reason = \"…\"` saying why the rule does not apply",
                     allow.rule
@@ -31,10 +96,9 @@ pub fn check(design: &Design) -> darling::Result<()> {
             );
         }
     }
-    errors.finish()
 }
 
-fn check_table_name(design: &Design, errors: &mut darling::error::Accumulator) {
+fn check_table_name(design: &Design, errors: &mut Problems) {
     let name = &design.table;
     let mut chars = name.chars();
     let shape = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
@@ -42,6 +106,7 @@ fn check_table_name(design: &Design, errors: &mut darling::error::Accumulator) {
         && (3..=63).contains(&name.len());
     if !shape || name.eq_ignore_ascii_case("tables") {
         errors.push(
+ProblemKind::TableName,
             darling::Error::custom(format!(
                 "`{name}` is not a valid table name: 3 to 63 letters and digits, starting with a letter, not `tables`"
             ))
@@ -50,7 +115,7 @@ fn check_table_name(design: &Design, errors: &mut darling::error::Accumulator) {
     }
 }
 
-fn check_fields(design: &Design, errors: &mut darling::error::Accumulator) {
+fn check_fields(design: &Design, errors: &mut Problems) {
     let mut seen: HashMap<&str, &Field> = HashMap::new();
     for field in design.fields.iter().filter(|f| !f.skip) {
         let name = field.property.as_str();
@@ -59,6 +124,7 @@ fn check_fields(design: &Design, errors: &mut darling::error::Accumulator) {
             && chars.all(|c| c.is_alphanumeric() || c == '_');
         if !identifier || name.chars().count() > 255 {
             errors.push(
+ProblemKind::PropertyName,
                 darling::Error::custom(format!(
                     "property name `{name}` is not valid: the service takes identifiers of at most 255 characters"
                 ))
@@ -67,6 +133,7 @@ fn check_fields(design: &Design, errors: &mut darling::error::Accumulator) {
         }
         if design.entity_type.is_some() && ["EntityType", "EntityVersion"].contains(&name) {
             errors.push(
+                ProblemKind::ReservedProperty,
                 darling::Error::custom(format!(
                     "`{name}` holds the entity type's discriminator; rename this field's property"
                 ))
@@ -75,6 +142,7 @@ fn check_fields(design: &Design, errors: &mut darling::error::Accumulator) {
         }
         if ["PartitionKey", "RowKey", "Timestamp"].contains(&name) {
             errors.push(
+ProblemKind::ReservedProperty,
                 darling::Error::custom(format!(
                     "`{name}` is a system property; the keys come from the templates, so rename this field's property"
                 ))
@@ -83,6 +151,7 @@ fn check_fields(design: &Design, errors: &mut darling::error::Accumulator) {
         }
         if let Some(first) = seen.insert(name, field) {
             errors.push(
+                ProblemKind::DuplicateProperty,
                 darling::Error::custom(format!(
                     "fields `{}` and `{}` are both stored as property `{name}`",
                     first.ident, field.ident
@@ -93,12 +162,14 @@ fn check_fields(design: &Design, errors: &mut darling::error::Accumulator) {
         if field.max_len.is_some() && !matches!(field.kind, TypeKind::String | TypeKind::Option(_))
         {
             errors.push(
+                ProblemKind::FieldAttribute,
                 darling::Error::custom("`max_len` bounds a string field").with_span(&field.ident),
             );
         }
         let modes = [field.json, field.as_string].iter().filter(|m| **m).count();
         if modes > 1 {
             errors.push(
+                ProblemKind::FieldAttribute,
                 darling::Error::custom(
                     "a field is stored either as `json` or `as_string`, not both",
                 )
@@ -108,7 +179,7 @@ fn check_fields(design: &Design, errors: &mut darling::error::Accumulator) {
     }
 }
 
-fn check_key(design: &Design, key: &Key, errors: &mut darling::error::Accumulator) {
+fn check_key(design: &Design, key: &Key, errors: &mut Problems) {
     let mut previous_placeholder: Option<&str> = None;
     for part in &key.template.parts {
         match part {
@@ -116,6 +187,7 @@ fn check_key(design: &Design, key: &Key, errors: &mut darling::error::Accumulato
                 previous_placeholder = None;
                 if let Some(c) = text.chars().find(|c| is_forbidden_key_char(*c)) {
                     errors.push(
+ProblemKind::ForbiddenLiteral,
                         darling::Error::custom(format!(
                             "the literal `{text}` in key `{}` contains {}, which the service forbids in keys",
                             key.template.text,
@@ -128,6 +200,7 @@ fn check_key(design: &Design, key: &Key, errors: &mut darling::error::Accumulato
             Part::Placeholder { field, format } => {
                 if let Some(before) = previous_placeholder {
                     errors.push(
+ProblemKind::AdjacentPlaceholders,
                         darling::Error::custom(format!(
                             "`{{{before}}}` and `{{{field}}}` in key `{}` have no literal between them; put a separator between them so the key splits back into its fields",
                             key.template.text
@@ -141,6 +214,7 @@ fn check_key(design: &Design, key: &Key, errors: &mut darling::error::Accumulato
                         let known: Vec<String> =
                             design.fields.iter().map(|f| f.ident.to_string()).collect();
                         errors.push(
+                            ProblemKind::UnknownField,
                             darling::Error::custom(format!(
                                 "unknown field `{{{field}}}` in key `{}`; the struct has {}",
                                 key.template.text,
@@ -164,12 +238,7 @@ fn describe_char(c: char) -> String {
     }
 }
 
-fn check_segment_field(
-    key: &Key,
-    field: &Field,
-    format: SegmentFormat,
-    errors: &mut darling::error::Accumulator,
-) {
+fn check_segment_field(key: &Key, field: &Field, format: SegmentFormat, errors: &mut Problems) {
     let problem = if field.skip {
         Some("is `skip`ped, so it can't be read back".to_owned())
     } else if field.json || field.as_string {
@@ -204,6 +273,7 @@ fn check_segment_field(
     };
     if let Some(problem) = problem {
         errors.push(
+            ProblemKind::UnsupportedKeyField,
             darling::Error::custom(format!(
                 "field `{}` in key `{}` {problem}",
                 field.ident, key.template.text
@@ -211,17 +281,19 @@ fn check_segment_field(
             .with_span(&key.span),
         );
         errors.push(
+            ProblemKind::UnsupportedKeyField,
             darling::Error::custom(format!("`{}` is used in a key here", field.ident))
                 .with_span(&field_span(field)),
         );
     }
 }
 
-fn check_indexes(design: &Design, errors: &mut darling::error::Accumulator) {
+fn check_indexes(design: &Design, errors: &mut Problems) {
     let mut names: HashMap<&str, ()> = HashMap::new();
     for index in &design.indexes {
         if names.insert(index.name.as_str(), ()).is_some() {
             errors.push(
+                ProblemKind::DuplicateIndex,
                 darling::Error::custom(format!("duplicate index name `{}`", index.name))
                     .with_span(&index.name_span),
             );
@@ -237,6 +309,7 @@ fn check_indexes(design: &Design, errors: &mut darling::error::Accumulator) {
                 .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
         if !valid_name {
             errors.push(
+                ProblemKind::IndexDefinition,
                 darling::Error::custom(format!(
                     "index name `{}` must be a snake_case identifier; it names generated methods",
                     index.name
@@ -246,6 +319,7 @@ fn check_indexes(design: &Design, errors: &mut darling::error::Accumulator) {
         }
         if index.eventual && index.same_partition(design) {
             errors.push(
+ProblemKind::IndexDefinition,
                 darling::Error::custom(format!(
                     "index `{}` shares the entity's partition, so it is written in the entity's transaction; `eventual` is for copies in other partitions",
                     index.name
@@ -257,6 +331,7 @@ fn check_indexes(design: &Design, errors: &mut darling::error::Accumulator) {
             for ident in project {
                 if design.field(&ident.to_string()).is_none() {
                     errors.push(
+                        ProblemKind::IndexDefinition,
                         darling::Error::custom(format!(
                             "unknown field `{ident}` in the projection of index `{}`",
                             index.name
@@ -292,6 +367,7 @@ fn check_indexes(design: &Design, errors: &mut darling::error::Accumulator) {
                 let (pa, pb) = (a.template.literal_prefix(), b.template.literal_prefix());
                 if pa.starts_with(pb) || pb.starts_with(pa) {
                     errors.push(
+ProblemKind::CollidingRowKeys,
                         darling::Error::custom(format!(
                             "row keys of {} (`{}`) and {} (`{}`) share a partition and can collide; give each a distinct literal prefix such as `{}_`",
                             describe(a_name),

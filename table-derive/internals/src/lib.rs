@@ -7,6 +7,7 @@ pub mod ast;
 pub mod attr;
 pub mod check;
 pub mod expand;
+pub mod queries;
 pub mod template;
 pub mod variants;
 
@@ -41,5 +42,15 @@ pub fn derive_table_entity(input: TokenStream) -> TokenStream {
             out.extend(expand::fallback(&input.ident));
             out
         }
+    }
+}
+
+/// The code generated for a struct, formatted for people (`table-lint expand`); the errors
+/// instead when the design is invalid.
+pub fn expand_to_string(input: &syn::DeriveInput) -> String {
+    let tokens = derive_table_entity(quote::ToTokens::to_token_stream(input));
+    match syn::parse2::<syn::File>(tokens.clone()) {
+        Ok(file) => prettyplease::unparse(&file),
+        Err(_) => tokens.to_string(),
     }
 }

@@ -1,0 +1,215 @@
+//! Command-line interface. Exit status: 0 when nothing is at error level, 1 when something is,
+//! 2 when the run itself failed (bad configuration, unreadable path, bad arguments).
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Arg, ArgAction, Command};
+
+use crate::config::Config;
+use crate::render::{self, Format};
+use crate::rules;
+
+fn command() -> Command {
+    Command::new("table-lint")
+        .about("Finds Azure Table Storage key-design anti-patterns in Rust sources")
+        .version(env!("CARGO_PKG_VERSION"))
+        .args_conflicts_with_subcommands(true)
+        .arg(
+            Arg::new("paths")
+                .num_args(0..)
+                .value_name("PATHS")
+                .help("files or folders to lint [default: .]"),
+        )
+        .arg(
+            Arg::new("format")
+                .long("format")
+                .value_name("FORMAT")
+                .default_value("human")
+                .help("human, json, sarif or github"),
+        )
+        .arg(
+            Arg::new("config")
+                .long("config")
+                .value_name("FILE")
+                .help("use this table-lint.toml instead of looking for one"),
+        )
+        .arg(
+            Arg::new("color")
+                .long("color")
+                .value_name("WHEN")
+                .default_value("auto")
+                .help("auto, always or never"),
+        )
+        .subcommand(
+            Command::new("rules").about("lists every rule with its code, name and default level"),
+        )
+        .subcommand(
+            Command::new("explain")
+                .about("prints a rule's documentation")
+                .arg(Arg::new("rule").required(true).value_name("CODE-or-NAME")),
+        )
+        .subcommand(
+            Command::new("expand")
+                .about("prints the code the derive generates for every entity in the files")
+                .arg(
+                    Arg::new("paths")
+                        .num_args(1..)
+                        .required(true)
+                        .action(ArgAction::Append),
+                ),
+        )
+        .subcommand(
+            Command::new("keys")
+                .about("prints each entity's key templates, index copies and generated queries")
+                .arg(
+                    Arg::new("paths")
+                        .num_args(1..)
+                        .required(true)
+                        .action(ArgAction::Append),
+                ),
+        )
+}
+
+fn paths_of(matches: &clap::ArgMatches) -> Vec<PathBuf> {
+    matches
+        .get_many::<String>("paths")
+        .map(|v| v.map(PathBuf::from).collect())
+        .unwrap_or_else(|| vec![PathBuf::from(".")])
+}
+
+/// Runs the command with these arguments (the first is the program name).
+pub fn run<I, T>(args: I) -> ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let matches = match command().try_get_matches_from(args) {
+        Ok(m) => m,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    match matches.subcommand() {
+        Some(("rules", _)) => {
+            print!("{}", rules_listing());
+            ExitCode::SUCCESS
+        }
+        Some(("explain", m)) => {
+            let name = m.get_one::<String>("rule").map_or("", String::as_str);
+            match rules::find(name) {
+                Some(rule) => {
+                    println!(
+                        "{} {} (default: {})\n\n{}\n\n{}",
+                        rule.code,
+                        rule.name,
+                        rule.default_level.as_str(),
+                        rule.summary,
+                        rule.docs
+                    );
+                    if !rule.options.is_empty() {
+                        println!("\n## Options");
+                        for o in rule.options {
+                            println!("- `{}`: {}", o.name, o.doc);
+                        }
+                    }
+                    ExitCode::SUCCESS
+                }
+                None => {
+                    eprintln!(
+                        "error: no rule has the code or name `{name}`; `table-lint rules` lists them"
+                    );
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Some(("expand", m)) => view(m, crate::views::expand),
+        Some(("keys", m)) => view(m, crate::views::keys),
+        _ => lint(&matches),
+    }
+}
+
+fn view(matches: &clap::ArgMatches, show: fn(&[PathBuf]) -> Result<String, String>) -> ExitCode {
+    match show(&paths_of(matches)) {
+        Ok(text) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The rules listing: code, name, default level and summary, one per line.
+pub fn rules_listing() -> String {
+    let mut out = String::new();
+    for r in rules::all() {
+        out.push_str(&format!(
+            "{}  {:<28} {:<5}  {}\n",
+            r.code,
+            r.name,
+            r.default_level.as_str(),
+            r.summary
+        ));
+    }
+    out
+}
+
+fn lint(matches: &clap::ArgMatches) -> ExitCode {
+    let format_name = matches
+        .get_one::<String>("format")
+        .map_or("human", String::as_str);
+    let Some(format) = Format::parse(format_name) else {
+        eprintln!("error: unknown format `{format_name}`; expected human, json, sarif or github");
+        return ExitCode::from(2);
+    };
+    let color = match matches
+        .get_one::<String>("color")
+        .map_or("auto", String::as_str)
+    {
+        "always" => true,
+        "never" => false,
+        "auto" => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+        other => {
+            eprintln!("error: unknown --color `{other}`; expected auto, always or never");
+            return ExitCode::from(2);
+        }
+    };
+    let paths = paths_of(matches);
+    let config = match matches.get_one::<String>("config") {
+        Some(path) => Config::load(std::path::Path::new(path)),
+        None => Config::discover(&paths[0]),
+    };
+    let config = match config {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match crate::lint::lint_paths(&paths, &config) {
+        Ok(report) => {
+            print!("{}", render::render(&report, format, color));
+            if format != Format::Human {
+                eprintln!("{}", render::human::summary(&report));
+            }
+            if report.has_errors() {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

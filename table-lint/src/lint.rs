@@ -1,0 +1,515 @@
+//! The engine: reads and checks files in parallel (syntax trees stay on the thread that parsed
+//! them), then runs the rules that compare designs or read filters across files, applies levels
+//! and suppressions, and returns the findings in file and line order.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use table_derive_internals::check::ProblemKind;
+use table_derive_internals::template::Part;
+use table_runtime::query::Filter;
+
+use crate::config::Config;
+use crate::diagnostic::{Diagnostic, Position, Severity};
+use crate::rules::{self, Check, EntityContext, FilterContext, Level, Rule};
+use crate::scan::{self, Scan};
+use crate::source::{self, SourceFile};
+
+/// The outcome of a run.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// Findings, sorted by file, line, column and code.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Files linted.
+    pub files: usize,
+    /// Lines linted.
+    pub lines: usize,
+    /// The text of every file with a finding, for renderers that quote the source.
+    pub sources: BTreeMap<PathBuf, Arc<String>>,
+}
+
+impl Report {
+    /// Whether any finding is an error (exit status 1).
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+    }
+}
+
+/// A design, reduced to plain data that can leave the thread that parsed it.
+#[derive(Debug, Clone)]
+pub struct DesignSummary {
+    /// The file.
+    pub file: PathBuf,
+    /// The struct's name.
+    pub ident: String,
+    /// Where the struct's name is.
+    pub start: Position,
+    /// Its end.
+    pub end: Position,
+    /// The table.
+    pub table: String,
+    /// The PartitionKey template.
+    pub partition_key: String,
+    /// The RowKey template.
+    pub row_key: String,
+    /// The RowKey template's leading literal (its type prefix).
+    pub row_key_prefix: String,
+    /// Whether the RowKey template is a single literal.
+    pub row_key_constant: bool,
+    /// The `EntityType` discriminator.
+    pub entity_type: Option<String>,
+    /// Property names of `Option` fields (they may be absent).
+    pub optional_properties: Vec<String>,
+    /// Suppressions: rule, position, and whether a finding used it.
+    pub allows: Vec<(String, Position, Position, bool)>,
+}
+
+/// A `$filter` string found in a file.
+#[derive(Debug, Clone)]
+pub struct FilterSummary {
+    /// The file.
+    pub file: PathBuf,
+    /// The filter text (format placeholders filled in).
+    pub text: String,
+    /// Where the literal starts.
+    pub start: Position,
+    /// Where it ends.
+    pub end: Position,
+    /// Whether the literal had format placeholders.
+    pub templated: bool,
+}
+
+/// What one file contributes, built on the thread that parsed it.
+struct FileOutcome {
+    file: SourceFile,
+    findings: Vec<(&'static Rule, Position, Position, String, Option<String>)>,
+    designs: Vec<DesignSummary>,
+    filters: Vec<FilterSummary>,
+}
+
+fn severity(level: Level) -> Option<Severity> {
+    match level {
+        Level::Allow => None,
+        Level::Note => Some(Severity::Note),
+        Level::Warn => Some(Severity::Warning),
+        Level::Deny => Some(Severity::Error),
+    }
+}
+
+/// The rule a derive check belongs to.
+pub fn rule_for_problem(kind: ProblemKind) -> &'static Rule {
+    let _ = kind;
+    &rules::invalid_design::RULE
+}
+
+/// A file that mentions neither the derive nor a key comparison holds nothing to lint: it is
+/// read, not parsed.
+fn might_matter(text: &str) -> bool {
+    text.contains("TableEntity")
+        || text.contains("PartitionKey")
+        || text.contains("RowKey")
+        || text.contains("Timestamp")
+}
+
+fn allowed(allows: &mut [(String, Position, Position, bool)], rule: &Rule) -> bool {
+    match allows
+        .iter_mut()
+        .find(|a| a.0.eq_ignore_ascii_case(rule.code) || a.0.eq_ignore_ascii_case(rule.name))
+    {
+        Some(a) => {
+            a.3 = true;
+            true
+        }
+        None => false,
+    }
+}
+
+/// Parses and checks one file: entity rules, derive problems, filters found.
+fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
+    let mut outcome = FileOutcome {
+        findings: Vec::new(),
+        designs: Vec::new(),
+        filters: Vec::new(),
+        file,
+    };
+    if !might_matter(&outcome.file.text) {
+        return outcome;
+    }
+    let path = outcome.file.path.clone();
+    let parsed: Result<Scan, syn::Error> =
+        syn::parse_file(&outcome.file.text).map(|f| scan::scan(&f));
+    let scan = match parsed {
+        Ok(scan) => scan,
+        Err(e) => {
+            let (start, end) = Diagnostic::span_positions(e.span());
+            outcome.findings.push((
+                &rules::unparsable_source::RULE,
+                start,
+                end,
+                format!("this file does not parse as Rust: {e}"),
+                Some("fix the syntax, or exclude the file in table-lint.toml".into()),
+            ));
+            return outcome;
+        }
+    };
+    for site in &scan.entities {
+        let design = match &site.design {
+            Err(errors) => {
+                for error in errors.clone().flatten() {
+                    let (start, end) = Diagnostic::span_positions(scan::error_span(&error, site));
+                    outcome.findings.push((
+                        &rules::invalid_design::RULE,
+                        start,
+                        end,
+                        error.to_string(),
+                        None,
+                    ));
+                }
+                continue;
+            }
+            Ok(design) => design,
+        };
+        for problem in &site.problems {
+            let (start, end) = Diagnostic::span_positions(scan::error_span(&problem.error, site));
+            outcome.findings.push((
+                rule_for_problem(problem.kind),
+                start,
+                end,
+                problem.error.to_string(),
+                None,
+            ));
+        }
+        let mut allows: Vec<(String, Position, Position, bool)> = design
+            .allows
+            .iter()
+            .map(|a| {
+                let (s, e) = Diagnostic::span_positions(a.span);
+                (a.rule.clone(), s, e, false)
+            })
+            .collect();
+        for rule in rules::all() {
+            if let Check::Entity(check) = rule.check {
+                if config.level(rule) == Level::Allow {
+                    continue;
+                }
+                let options = config.options(rule);
+                let mut found = Vec::new();
+                check(
+                    &EntityContext {
+                        design,
+                        options: &options,
+                    },
+                    &mut found,
+                );
+                for f in found {
+                    if !allowed(&mut allows, rule) {
+                        outcome
+                            .findings
+                            .push((rule, f.start, f.end, f.message, f.help));
+                    }
+                }
+            }
+        }
+        let (start, end) = Diagnostic::span_positions(design.ident.span());
+        outcome.designs.push(DesignSummary {
+            file: path.clone(),
+            ident: design.ident.to_string(),
+            start,
+            end,
+            table: design.table.clone(),
+            partition_key: design.partition_key.template.text.clone(),
+            row_key: design.row_key.template.text.clone(),
+            row_key_prefix: design.row_key.template.literal_prefix().to_owned(),
+            row_key_constant: design
+                .row_key
+                .template
+                .parts
+                .iter()
+                .all(|p| matches!(p, Part::Literal(_))),
+            entity_type: design.entity_type.as_ref().map(|t| t.name.clone()),
+            optional_properties: design
+                .fields
+                .iter()
+                .filter(|f| {
+                    !f.skip && matches!(f.kind, table_derive_internals::ast::TypeKind::Option(_))
+                })
+                .map(|f| f.property.clone())
+                .collect(),
+            allows,
+        });
+    }
+    for site in &scan.filters {
+        let (start, end) = Diagnostic::span_positions(site.span);
+        outcome.filters.push(FilterSummary {
+            file: path.clone(),
+            text: site.text.clone(),
+            start,
+            end,
+            templated: site.templated,
+        });
+    }
+    outcome
+}
+
+fn check_all(files: Vec<SourceFile>, config: &Config) -> Vec<FileOutcome> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, files.len().max(1));
+    if threads == 1 {
+        return files.into_iter().map(|f| check_file(f, config)).collect();
+    }
+    // Deal files round-robin so big and small files spread over the threads.
+    let mut chunks: Vec<Vec<(usize, SourceFile)>> = (0..threads).map(|_| Vec::new()).collect();
+    for (i, f) in files.into_iter().enumerate() {
+        chunks[i % threads].push((i, f));
+    }
+    let mut results: Vec<(usize, FileOutcome)> = std::thread::scope(|s| {
+        let handles: Vec<_> = chunks
+            .into_iter()
+            .map(|chunk| {
+                s.spawn(move || {
+                    chunk
+                        .into_iter()
+                        .map(|(i, f)| (i, check_file(f, config)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    results.sort_by_key(|(i, _)| *i);
+    results.into_iter().map(|(_, o)| o).collect()
+}
+
+/// Lints the Rust files under `paths`.
+pub fn lint_paths(paths: &[PathBuf], config: &Config) -> Result<Report, String> {
+    let files = source::discover(paths, &config.exclude)?;
+    let mut sources = Vec::with_capacity(files.len());
+    let mut unreadable = Vec::new();
+    for path in files {
+        match source::read(&path) {
+            Ok(f) => sources.push(f),
+            Err(e) => unreadable.push((path, e)),
+        }
+    }
+    let mut report = lint_sources(sources, config);
+    report.files += unreadable.len();
+    for (path, message) in unreadable {
+        let at = Position { line: 1, column: 1 };
+        push(
+            &mut report,
+            config,
+            &rules::unparsable_source::RULE,
+            path,
+            at,
+            at,
+            message,
+            Some("the file must be readable UTF-8".into()),
+        );
+    }
+    sort(&mut report);
+    Ok(report)
+}
+
+fn sort(report: &mut Report) {
+    report
+        .diagnostics
+        .sort_by(|a, b| (&a.file, a.start, a.code).cmp(&(&b.file, b.start, b.code)));
+}
+
+#[allow(clippy::too_many_arguments)]
+fn push(
+    report: &mut Report,
+    config: &Config,
+    rule: &'static Rule,
+    file: PathBuf,
+    start: Position,
+    end: Position,
+    message: String,
+    help: Option<String>,
+) {
+    if let Some(severity) = severity(config.level(rule)) {
+        let end = if end <= start {
+            Position {
+                line: start.line,
+                column: start.column + 1,
+            }
+        } else {
+            end
+        };
+        report.diagnostics.push(Diagnostic {
+            code: rule.code,
+            name: rule.name,
+            severity,
+            file,
+            start,
+            end,
+            message,
+            help,
+        });
+    }
+}
+
+/// Lints files already in memory.
+pub fn lint_sources(files: Vec<SourceFile>, config: &Config) -> Report {
+    let mut report = Report {
+        files: files.len(),
+        lines: files.iter().map(|f| f.text.lines().count()).sum(),
+        ..Report::default()
+    };
+    let outcomes = check_all(files, config);
+    let mut designs: Vec<DesignSummary> = Vec::new();
+    let mut filters: Vec<FilterSummary> = Vec::new();
+    let mut texts: BTreeMap<PathBuf, String> = BTreeMap::new();
+    for o in outcomes {
+        for (rule, start, end, message, help) in o.findings {
+            push(
+                &mut report,
+                config,
+                rule,
+                o.file.path.clone(),
+                start,
+                end,
+                message,
+                help,
+            );
+        }
+        designs.extend(o.designs);
+        filters.extend(o.filters);
+        texts.insert(o.file.path, o.file.text);
+    }
+
+    // Rules across designs.
+    for rule in rules::all() {
+        if let Check::Designs(check) = rule.check {
+            if config.level(rule) == Level::Allow {
+                continue;
+            }
+            let options = config.options(rule);
+            let mut found = Vec::new();
+            check(&designs, &options, &mut found);
+            for (di, f) in found {
+                let Some(design) = designs.get_mut(di) else {
+                    continue;
+                };
+                if !allowed(&mut design.allows, rule) {
+                    let file = design.file.clone();
+                    push(
+                        &mut report,
+                        config,
+                        rule,
+                        file,
+                        f.start,
+                        f.end,
+                        f.message,
+                        f.help,
+                    );
+                }
+            }
+        }
+    }
+
+    // Filters.
+    for site in &filters {
+        match Filter::parse(&site.text) {
+            Err(e) => {
+                let (mut start, mut end) = (site.start, site.end);
+                if !site.templated && start.line == end.line {
+                    // Inside a plain literal: past the opening quote, at the column.
+                    start.column += 1 + e.column;
+                    end = Position {
+                        line: start.line,
+                        column: start.column + 1,
+                    };
+                }
+                push(
+                    &mut report,
+                    config,
+                    &rules::unparsable_filter::RULE,
+                    site.file.clone(),
+                    start,
+                    end,
+                    format!("this $filter does not parse: {}", e.message),
+                    Some(format!(
+                        "the service answers 400 InvalidInput (column {} of the filter)",
+                        e.column + 1
+                    )),
+                );
+            }
+            Ok(filter) => {
+                let plan = filter.plan();
+                for rule in rules::all() {
+                    if let Check::Filter(check) = rule.check {
+                        let options = config.options(rule);
+                        let mut found = Vec::new();
+                        check(
+                            &FilterContext {
+                                site,
+                                filter: &filter,
+                                plan: &plan,
+                                options: &options,
+                                designs: &designs,
+                            },
+                            &mut found,
+                        );
+                        for f in found {
+                            push(
+                                &mut report,
+                                config,
+                                rule,
+                                site.file.clone(),
+                                f.start,
+                                f.end,
+                                f.message,
+                                f.help,
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // Suppressions that suppressed nothing, or name no rule.
+    for design in &designs {
+        for (name, start, end, used) in &design.allows {
+            let message = match rules::find(name) {
+                None => format!("`allow({name})` names no rule"),
+                Some(_) if *used => continue,
+                Some(r) if config.level(r) == Level::Allow => continue,
+                Some(r) => format!(
+                    "`allow({name})` suppresses nothing: {} ({}) reports nothing on `{}`",
+                    r.code, r.name, design.ident
+                ),
+            };
+            push(
+                &mut report,
+                config,
+                &rules::unused_suppression::RULE,
+                design.file.clone(),
+                *start,
+                *end,
+                message,
+                Some("remove the suppression, or name the rule it is for (`table-lint rules` lists them)".into()),
+            );
+        }
+    }
+
+    for d in &report.diagnostics {
+        if !report.sources.contains_key(&d.file)
+            && let Some(text) = texts.get(&d.file)
+        {
+            report
+                .sources
+                .insert(d.file.clone(), Arc::new(text.clone()));
+        }
+    }
+    sort(&mut report);
+    report
+}

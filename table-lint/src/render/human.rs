@@ -1,0 +1,86 @@
+//! rustc-style output, rendered with annotate-snippets.
+
+use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+
+use crate::diagnostic::Severity;
+use crate::lint::Report;
+
+/// The report as people read it: each finding with its code, the source line underlined and a
+/// help line, then a summary.
+pub fn render(report: &Report, color: bool) -> String {
+    let renderer = if color {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    };
+    let mut out = String::new();
+    for d in &report.diagnostics {
+        let level = match d.severity {
+            Severity::Error => Level::ERROR,
+            Severity::Warning => Level::WARNING,
+            Severity::Note => Level::NOTE,
+        };
+        let path = d.file.display().to_string();
+        let title = format!("{} ({})", d.message, d.name);
+        let title = level.primary_title(title).id(d.code);
+        let mut elements: Vec<annotate_snippets::Element<'_>> = Vec::new();
+        if let Some(text) = report.sources.get(&d.file) {
+            let file = crate::source::SourceFile {
+                path: d.file.clone(),
+                text: text.to_string(),
+            };
+            let start = file.offset(d.start.line, d.start.column);
+            let end = file
+                .offset(d.end.line, d.end.column)
+                .max(start + 1)
+                .min(text.len().max(start));
+            elements.push(
+                Snippet::source(text.as_str())
+                    .path(path)
+                    .fold(true)
+                    .annotation(AnnotationKind::Primary.span(start..end))
+                    .into(),
+            );
+        } else {
+            elements.push(
+                Level::NOTE
+                    .message(format!("in {path}:{}:{}", d.start.line, d.start.column))
+                    .into(),
+            );
+        }
+        if let Some(help) = &d.help {
+            elements.push(Level::HELP.message(help.as_str()).into());
+        }
+        let groups: [Group<'_>; 1] = [title.elements(elements)];
+        out.push_str(&renderer.render(&groups));
+        out.push_str("\n\n");
+    }
+    out.push_str(&summary(report));
+    out.push('\n');
+    out
+}
+
+/// `table-lint: 3 errors, 1 warning in 12 files`.
+pub fn summary(report: &Report) -> String {
+    let count = |s: Severity| {
+        report
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == s)
+            .count()
+    };
+    let plural = |n: usize, word: &str| {
+        if n == 1 {
+            format!("{n} {word}")
+        } else {
+            format!("{n} {word}s")
+        }
+    };
+    format!(
+        "table-lint: {}, {}, {} in {}",
+        plural(count(Severity::Error), "error"),
+        plural(count(Severity::Warning), "warning"),
+        plural(count(Severity::Note), "note"),
+        plural(report.files, "file"),
+    )
+}

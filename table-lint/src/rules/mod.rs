@@ -1,0 +1,168 @@
+//! The rules: one file each, with its code, name, default level, documentation and check.
+//!
+//! Codes are stable and never reused: `TK0xx` for designs, `TK1xx` for `$filter` strings,
+//! `TK9xx` for the linter's own findings about its input.
+
+use proc_macro2::Span;
+use table_derive_internals::Design;
+use table_runtime::query::{Filter, QueryPlan};
+
+use crate::config::RuleOptions;
+use crate::diagnostic::{Diagnostic, Position};
+use crate::lint::{DesignSummary, FilterSummary};
+
+pub mod constant_partition_key;
+pub mod invalid_design;
+pub mod table_scan_filter;
+pub mod unparsable_filter;
+pub mod unparsable_source;
+pub mod unused_suppression;
+
+/// How a rule's findings are reported, set per rule in the configuration.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// Not reported.
+    Allow,
+    /// Reported as a note.
+    Note,
+    /// Reported as a warning.
+    Warn,
+    /// Reported as an error: the run fails.
+    Deny,
+}
+
+impl Level {
+    /// The word used in configuration and listings.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Allow => "allow",
+            Level::Note => "note",
+            Level::Warn => "warn",
+            Level::Deny => "deny",
+        }
+    }
+}
+
+/// A check over every design of the run; each finding names its design by index.
+pub type DesignsCheck = fn(&[DesignSummary], &RuleOptions, &mut Vec<(usize, Finding)>);
+
+/// What a rule looks at.
+pub enum Check {
+    /// One entity design at a time.
+    Entity(fn(&EntityContext<'_>, &mut Vec<Finding>)),
+    /// Every design of the run together (rules about several entities sharing a table); a
+    /// finding names the design it is about by its index.
+    Designs(DesignsCheck),
+    /// One parsed `$filter` at a time.
+    Filter(fn(&FilterContext<'_>, &mut Vec<Finding>)),
+    /// Reported by the linter itself while reading its input.
+    Builtin,
+}
+
+/// A rule's identity, documentation and check.
+pub struct Rule {
+    /// Stable code, `TK001`.
+    pub code: &'static str,
+    /// Kebab-case name, `constant-partition-key`.
+    pub name: &'static str,
+    /// The level when the configuration says nothing.
+    pub default_level: Level,
+    /// One line: what it flags.
+    pub summary: &'static str,
+    /// The documentation: what it flags, why it is bad, an example, the fix, and the pattern or
+    /// anti-pattern of the design guides it comes from (Markdown).
+    pub docs: &'static str,
+    /// The thresholds it reads from the configuration.
+    pub options: &'static [RuleOption],
+    /// The check.
+    pub check: Check,
+}
+
+/// A threshold a rule reads from the configuration.
+pub struct RuleOption {
+    /// The key in the rule's table.
+    pub name: &'static str,
+    /// What it sets, and its default.
+    pub doc: &'static str,
+}
+
+/// What an entity rule sees.
+pub struct EntityContext<'a> {
+    /// The design.
+    pub design: &'a Design,
+    /// The rule's options from the configuration.
+    pub options: &'a RuleOptions,
+}
+
+/// What a filter rule sees.
+pub struct FilterContext<'a> {
+    /// Where the filter is written.
+    pub site: &'a FilterSummary,
+    /// The parsed filter.
+    pub filter: &'a Filter,
+    /// Its plan.
+    pub plan: &'a QueryPlan,
+    /// The rule's options.
+    pub options: &'a RuleOptions,
+    /// Every design of the run.
+    pub designs: &'a [DesignSummary],
+}
+
+/// One finding of a rule, before levels and suppressions apply.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    /// Where the culprit starts.
+    pub start: Position,
+    /// Where it ends.
+    pub end: Position,
+    /// What is wrong.
+    pub message: String,
+    /// How to fix it.
+    pub help: Option<String>,
+}
+
+impl Finding {
+    /// A finding with a message and a help line.
+    pub fn new(span: Span, message: impl Into<String>, help: impl Into<String>) -> Finding {
+        let (start, end) = Diagnostic::span_positions(span);
+        Finding::at(start, end, message, help)
+    }
+
+    /// A finding at known positions.
+    pub fn at(
+        start: Position,
+        end: Position,
+        message: impl Into<String>,
+        help: impl Into<String>,
+    ) -> Finding {
+        Finding {
+            start,
+            end,
+            message: message.into(),
+            help: Some(help.into()),
+        }
+    }
+}
+
+/// Every rule, in code order.
+pub fn all() -> &'static [&'static Rule] {
+    static RULES: &[&Rule] = &[
+        &invalid_design::RULE,
+        &constant_partition_key::RULE,
+        &unparsable_filter::RULE,
+        &table_scan_filter::RULE,
+        &unparsable_source::RULE,
+        &unused_suppression::RULE,
+    ];
+    RULES
+}
+
+/// The rule with this code or name (case-insensitive).
+pub fn find(code_or_name: &str) -> Option<&'static Rule> {
+    all().iter().copied().find(|r| {
+        r.code.eq_ignore_ascii_case(code_or_name) || r.name.eq_ignore_ascii_case(code_or_name)
+    })
+}

@@ -1,0 +1,68 @@
+//! `table-lint expand` and `table-lint keys`: what users review in code review.
+
+use std::path::PathBuf;
+
+use syn::visit::Visit;
+
+use crate::source;
+
+struct Structs(Vec<syn::DeriveInput>);
+
+impl<'ast> Visit<'ast> for Structs {
+    fn visit_item_struct(&mut self, item: &'ast syn::ItemStruct) {
+        let derives = item.attrs.iter().any(|a| {
+            a.path().is_ident("derive")
+                && a.meta
+                    .require_list()
+                    .is_ok_and(|l| l.tokens.to_string().contains("TableEntity"))
+        });
+        if derives {
+            self.0.push(syn::DeriveInput::from(item.clone()));
+        }
+        syn::visit::visit_item_struct(self, item);
+    }
+}
+
+fn entities(paths: &[PathBuf]) -> Result<Vec<(PathBuf, syn::DeriveInput)>, String> {
+    let mut out = Vec::new();
+    for path in source::discover(paths, &[])? {
+        let file = source::read(&path)?;
+        let parsed = syn::parse_file(&file.text).map_err(|e| {
+            let at = e.span().start();
+            format!("{}:{}:{}: {e}", path.display(), at.line, at.column + 1)
+        })?;
+        let mut found = Structs(Vec::new());
+        found.visit_file(&parsed);
+        out.extend(found.0.into_iter().map(|d| (path.clone(), d)));
+    }
+    Ok(out)
+}
+
+/// The generated code for every entity in the files, formatted.
+pub fn expand(paths: &[PathBuf]) -> Result<String, String> {
+    let mut out = String::new();
+    for (path, input) in entities(paths)? {
+        out.push_str(&format!("// {}: {}\n", path.display(), input.ident));
+        out.push_str(&table_derive_internals::expand_to_string(&input));
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// Each entity's keys, indexes and generated queries.
+pub fn keys(paths: &[PathBuf]) -> Result<String, String> {
+    let mut out = String::new();
+    for (path, input) in entities(paths)? {
+        out.push_str(&format!("{} ({})\n", input.ident, path.display()));
+        match table_derive_internals::design(&input) {
+            Ok(design) => out.push_str(&table_derive_internals::queries::describe(&design)),
+            Err(e) => {
+                for error in e.flatten() {
+                    out.push_str(&format!("  invalid: {error}\n"));
+                }
+            }
+        }
+        out.push('\n');
+    }
+    Ok(out)
+}
