@@ -1,0 +1,60 @@
+//! Every rule has a fixture that triggers it (`fixtures/<CODE>/bad.rs`) and one that must not
+//! (`fixtures/<CODE>/clean.rs`); the human output on the bad fixture is snapshot-tested.
+
+use std::path::{Path, PathBuf};
+
+use table_lint::config::Config;
+use table_lint::lint::lint_paths;
+use table_lint::render::{Format, render};
+use table_lint::rules;
+
+fn fixture(code: &str, name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(code).join(name)
+}
+
+/// Lints one fixture from the crate's folder so paths in the output are stable.
+fn lint(path: &Path) -> table_lint::lint::Report {
+    let relative = path.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(path);
+    std::env::set_current_dir(env!("CARGO_MANIFEST_DIR")).unwrap();
+    lint_paths(&[relative.to_owned()], &Config::default()).unwrap()
+}
+
+#[test]
+fn every_rule_fires_on_its_bad_fixture_and_not_on_its_clean_one() {
+    let mut missing = Vec::new();
+    for rule in rules::all() {
+        let bad = fixture(rule.code, "bad.rs");
+        let clean = fixture(rule.code, "clean.rs");
+        if !bad.exists() || !clean.exists() {
+            missing.push(rule.code);
+            continue;
+        }
+        let report = lint(&bad);
+        assert!(
+            report.diagnostics.iter().any(|d| d.code == rule.code),
+            "{} does not fire on {}:\n{}",
+            rule.code,
+            bad.display(),
+            render(&report, Format::Human, false)
+        );
+        insta::assert_snapshot!(format!("{}-{}", rule.code, rule.name), render(&report, Format::Human, false));
+        let report = lint(&clean);
+        let fired: Vec<_> = report.diagnostics.iter().filter(|d| d.code == rule.code).collect();
+        assert!(fired.is_empty(), "{} fires on {}: {fired:?}", rule.code, clean.display());
+    }
+    assert!(missing.is_empty(), "rules without fixtures: {missing:?}");
+}
+
+#[test]
+fn every_rule_is_documented() {
+    for rule in rules::all() {
+        for section in ["## What it flags", "## Why it is bad", "## Example", "## Fix", "## From the guides"] {
+            assert!(rule.docs.contains(section), "{} lacks `{section}`", rule.code);
+        }
+        assert!(rules::find(rule.code).is_some() && rules::find(rule.name).is_some());
+    }
+    let mut codes: Vec<_> = rules::all().iter().map(|r| r.code).collect();
+    codes.sort();
+    codes.dedup();
+    assert_eq!(codes.len(), rules::all().len(), "duplicate rule codes");
+}
