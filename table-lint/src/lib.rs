@@ -13,4 +13,5 @@ pub mod render;
 pub mod rules;
 pub mod scan;
 pub mod source;
+pub mod suppress;
 pub mod views;

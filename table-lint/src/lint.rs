@@ -501,6 +501,8 @@ pub fn lint_sources(files: Vec<SourceFile>, config: &Config) -> Report {
         }
     }
 
+    crate::suppress::apply(&mut report.diagnostics, &texts, config);
+
     for d in &report.diagnostics {
         if !report.sources.contains_key(&d.file)
             && let Some(text) = texts.get(&d.file)

@@ -47,6 +47,31 @@ pub fn scan(file: &syn::File) -> Scan {
 #[derive(Default)]
 struct Visitor {
     scan: Scan,
+    /// Literals already recorded (by line and column).
+    seen: Vec<(usize, usize)>,
+}
+
+/// Whether a call's callee is a filter API: `Query::filter`, `Filter::parse`.
+fn is_filter_api(callee: &syn::Expr) -> bool {
+    let syn::Expr::Path(p) = callee else {
+        return false;
+    };
+    let names: Vec<String> = p
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    matches!(
+        names
+            .iter()
+            .rev()
+            .take(2)
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .as_slice(),
+        ["filter", "Query"] | ["parse", "Filter"]
+    )
 }
 
 fn derives_table_entity(attrs: &[syn::Attribute]) -> bool {
@@ -129,10 +154,23 @@ impl Visitor {
     }
 
     fn literal(&mut self, lit: &syn::LitStr, in_format_macro: bool) {
+        self.filter_literal(lit, in_format_macro, false);
+    }
+
+    /// Records a literal as a filter when it is passed to a filter API or reads like one.
+    fn filter_literal(&mut self, lit: &syn::LitStr, in_format_macro: bool, passed_as_filter: bool) {
         let value = lit.value();
-        if !looks_like_filter(&value) {
+        if !passed_as_filter && !looks_like_filter(&value) {
             return;
         }
+        if self
+            .seen
+            .contains(&(lit.span().start().line, lit.span().start().column))
+        {
+            return;
+        }
+        self.seen
+            .push((lit.span().start().line, lit.span().start().column));
         let (text, templated) = if in_format_macro {
             fill_placeholders(&value)
         } else {
@@ -152,6 +190,18 @@ impl<'ast> Visit<'ast> for Visitor {
             self.entity(syn::DeriveInput::from(item.clone()));
         }
         syn::visit::visit_item_struct(self, item);
+    }
+
+    fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
+        if is_filter_api(&call.func)
+            && let Some(syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(s),
+                ..
+            })) = call.args.first()
+        {
+            self.filter_literal(s, false, true);
+        }
+        syn::visit::visit_expr_call(self, call);
     }
 
     fn visit_lit_str(&mut self, lit: &'ast syn::LitStr) {

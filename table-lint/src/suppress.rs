@@ -1,0 +1,129 @@
+//! Suppressions written as comments, for findings on code that is not a struct (a `$filter`
+//! string): `// table-lint: allow(TK101, reason = "…")` on the line of the finding or the line
+//! above it. A comment that suppresses nothing is reported like an unused `#[table(allow)]`.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use crate::config::Config;
+use crate::diagnostic::{Diagnostic, Position, Severity};
+use crate::rules;
+
+const MARKER: &str = "table-lint: allow(";
+
+/// One suppression comment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommentAllow {
+    /// The rule's code or name as written.
+    pub rule: String,
+    /// The reason, if one was given.
+    pub reason: Option<String>,
+    /// 1-based line of the comment.
+    pub line: usize,
+    /// 1-based column of the marker.
+    pub column: usize,
+}
+
+/// Finds suppression comments in a file's text.
+pub fn comments(text: &str) -> Vec<CommentAllow> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let Some(comment_at) = line.find("//") else {
+            continue;
+        };
+        let comment = &line[comment_at..];
+        let Some(at) = comment.find(MARKER) else {
+            continue;
+        };
+        let inner = &comment[at + MARKER.len()..];
+        let inner = inner.rsplit_once(')').map_or(inner, |(a, _)| a);
+        let (rule, rest) = inner.split_once(',').unwrap_or((inner, ""));
+        let reason = rest
+            .split_once("reason")
+            .and_then(|(_, r)| r.split_once('"'))
+            .and_then(|(_, r)| r.rsplit_once('"'))
+            .map(|(r, _)| r.to_owned())
+            .filter(|r| !r.trim().is_empty());
+        out.push(CommentAllow {
+            rule: rule.trim().to_owned(),
+            reason,
+            line: i + 1,
+            column: line[..comment_at + at].chars().count() + 1,
+        });
+    }
+    out
+}
+
+/// Removes the findings that a comment on their line or the line above suppresses, and reports
+/// comments that suppress nothing, name no rule, or give no reason.
+pub fn apply(
+    diagnostics: &mut Vec<Diagnostic>,
+    texts: &BTreeMap<PathBuf, String>,
+    config: &Config,
+) {
+    let mut extra = Vec::new();
+    for (path, text) in texts {
+        if !text.contains(MARKER) {
+            continue;
+        }
+        for allow in comments(text) {
+            let rule = rules::find(&allow.rule);
+            let before = diagnostics.len();
+            if let Some(rule) = rule {
+                diagnostics.retain(|d| {
+                    !(d.file == *path
+                        && d.code == rule.code
+                        && (d.start.line == allow.line || d.start.line == allow.line + 1))
+                });
+            }
+            let problem = match (rule, allow.reason.is_some(), diagnostics.len() < before) {
+                (None, _, _) => format!("`allow({})` names no rule", allow.rule),
+                (Some(_), false, _) => format!("`allow({})` needs a `reason = \"…\"`", allow.rule),
+                (Some(r), true, false) => format!(
+                    "`allow({})` suppresses nothing: {} ({}) reports nothing on this line or the next",
+                    allow.rule, r.code, r.name
+                ),
+                (Some(_), true, true) => continue,
+            };
+            let rule = &rules::unused_suppression::RULE;
+            let severity = match config.level(rule) {
+                rules::Level::Allow => continue,
+                rules::Level::Note => Severity::Note,
+                rules::Level::Warn => Severity::Warning,
+                rules::Level::Deny => Severity::Error,
+            };
+            let start = Position {
+                line: allow.line,
+                column: allow.column,
+            };
+            extra.push(Diagnostic {
+                code: rule.code,
+                name: rule.name,
+                severity,
+                file: path.clone(),
+                start,
+                end: Position { line: allow.line, column: allow.column + MARKER.len() - 1 },
+                message: problem,
+                help: Some("write `// table-lint: allow(CODE, reason = \"…\")` on the finding's line or the line above".into()),
+            });
+        }
+    }
+    diagnostics.extend(extra);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_rule_and_reason() {
+        let c = comments(
+            "let q = 1;\n    // table-lint: allow(TK101, reason = \"admin report, runs nightly\")\n",
+        );
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].rule, "TK101");
+        assert_eq!(c[0].reason.as_deref(), Some("admin report, runs nightly"));
+        assert_eq!((c[0].line, c[0].column), (2, 8));
+        assert_eq!(comments("// table-lint: allow(TK101)")[0].reason, None);
+    }
+}
