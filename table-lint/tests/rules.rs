@@ -9,12 +9,17 @@ use table_lint::render::{Format, render};
 use table_lint::rules;
 
 fn fixture(code: &str, name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(code).join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(code)
+        .join(name)
 }
 
 /// Lints one fixture from the crate's folder so paths in the output are stable.
 fn lint(path: &Path) -> table_lint::lint::Report {
-    let relative = path.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(path);
+    let relative = path
+        .strip_prefix(env!("CARGO_MANIFEST_DIR"))
+        .unwrap_or(path);
     std::env::set_current_dir(env!("CARGO_MANIFEST_DIR")).unwrap();
     lint_paths(&[relative.to_owned()], &Config::default()).unwrap()
 }
@@ -37,10 +42,22 @@ fn every_rule_fires_on_its_bad_fixture_and_not_on_its_clean_one() {
             bad.display(),
             render(&report, Format::Human, false)
         );
-        insta::assert_snapshot!(format!("{}-{}", rule.code, rule.name), render(&report, Format::Human, false));
+        insta::assert_snapshot!(
+            format!("{}-{}", rule.code, rule.name),
+            render(&report, Format::Human, false)
+        );
         let report = lint(&clean);
-        let fired: Vec<_> = report.diagnostics.iter().filter(|d| d.code == rule.code).collect();
-        assert!(fired.is_empty(), "{} fires on {}: {fired:?}", rule.code, clean.display());
+        let fired: Vec<_> = report
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == rule.code)
+            .collect();
+        assert!(
+            fired.is_empty(),
+            "{} fires on {}: {fired:?}",
+            rule.code,
+            clean.display()
+        );
     }
     assert!(missing.is_empty(), "rules without fixtures: {missing:?}");
 }
@@ -48,8 +65,18 @@ fn every_rule_fires_on_its_bad_fixture_and_not_on_its_clean_one() {
 #[test]
 fn every_rule_is_documented() {
     for rule in rules::all() {
-        for section in ["## What it flags", "## Why it is bad", "## Example", "## Fix", "## From the guides"] {
-            assert!(rule.docs.contains(section), "{} lacks `{section}`", rule.code);
+        for section in [
+            "## What it flags",
+            "## Why it is bad",
+            "## Example",
+            "## Fix",
+            "## From the guides",
+        ] {
+            assert!(
+                rule.docs.contains(section),
+                "{} lacks `{section}`",
+                rule.code
+            );
         }
         assert!(rules::find(rule.code).is_some() && rules::find(rule.name).is_some());
     }

@@ -1,0 +1,237 @@
+//! The binary end to end: exit statuses, output formats, configuration and bad input.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn table_lint(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_table-lint"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("table-lint-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn the_bundled_examples_are_clean() {
+    let o = table_lint(&["../examples"]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("0 errors"), "{}", stdout(&o));
+}
+
+#[test]
+fn bad_designs_fail_with_status_1_in_every_format() {
+    let human = table_lint(&["tests/bad-designs"]);
+    assert_eq!(human.status.code(), Some(1));
+    let text = stdout(&human);
+    assert!(
+        text.contains("error[TK000]") && text.contains("warning[TK001]"),
+        "{text}"
+    );
+    assert!(text.contains("tests/bad-designs/orders.rs:"), "{text}");
+
+    let json = table_lint(&["--format", "json", "tests/bad-designs"]);
+    assert_eq!(json.status.code(), Some(1));
+    let items: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
+    for item in items.as_array().unwrap() {
+        for key in [
+            "code", "name", "severity", "file", "line", "column", "message", "help",
+        ] {
+            assert!(item.get(key).is_some(), "{key} missing in {item}");
+        }
+        assert!(item["line"].as_u64().unwrap() >= 1 && item["column"].as_u64().unwrap() >= 1);
+    }
+    insta::assert_snapshot!("bad-designs.json", stdout(&json));
+
+    let sarif = table_lint(&["--format", "sarif", "tests/bad-designs"]);
+    let log: serde_json::Value = serde_json::from_str(&stdout(&sarif)).unwrap();
+    check_sarif(&log);
+    insta::assert_snapshot!("bad-designs.sarif", stdout(&sarif));
+
+    let github = table_lint(&["--format", "github", "tests/bad-designs"]);
+    let text = stdout(&github);
+    assert!(
+        text.lines().all(|l| l.starts_with("::error ")
+            || l.starts_with("::warning ")
+            || l.starts_with("::notice ")),
+        "{text}"
+    );
+    insta::assert_snapshot!("bad-designs.github", text);
+}
+
+/// The fields SARIF 2.1.0 requires (and GitHub code scanning reads).
+fn check_sarif(log: &serde_json::Value) {
+    assert_eq!(log["version"], "2.1.0");
+    assert!(log["$schema"].as_str().unwrap().contains("sarif-2.1.0"));
+    let run = &log["runs"][0];
+    let driver = &run["tool"]["driver"];
+    assert_eq!(driver["name"], "table-lint");
+    let rules = driver["rules"].as_array().unwrap();
+    assert!(
+        rules
+            .iter()
+            .all(|r| r["id"].is_string() && r["shortDescription"]["text"].is_string())
+    );
+    for result in run["results"].as_array().unwrap() {
+        let id = result["ruleId"].as_str().unwrap();
+        let index = result["ruleIndex"].as_u64().unwrap() as usize;
+        assert_eq!(rules[index]["id"], id);
+        assert!(result["message"]["text"].is_string());
+        assert!(["error", "warning", "note", "none"].contains(&result["level"].as_str().unwrap()));
+        let location = &result["locations"][0]["physicalLocation"];
+        assert!(location["artifactLocation"]["uri"].is_string());
+        assert!(location["region"]["startLine"].as_u64().unwrap() >= 1);
+        assert!(location["region"]["startColumn"].as_u64().unwrap() >= 1);
+    }
+}
+
+#[test]
+fn rules_and_explain() {
+    let o = table_lint(&["rules"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stdout(&o).contains("TK001  constant-partition-key"),
+        "{}",
+        stdout(&o)
+    );
+    let by_code = table_lint(&["explain", "TK001"]);
+    let by_name = table_lint(&["explain", "constant-partition-key"]);
+    assert_eq!(stdout(&by_code), stdout(&by_name));
+    assert!(stdout(&by_code).contains("## Why it is bad"));
+    let unknown = table_lint(&["explain", "TK999"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(stderr(&unknown).contains("no rule"), "{}", stderr(&unknown));
+}
+
+#[test]
+fn configuration_sets_levels_and_its_errors_have_positions() {
+    let dir = temp_dir("config");
+    std::fs::copy("tests/bad-designs/orders.rs", dir.join("orders.rs")).unwrap();
+    std::fs::write(
+        dir.join("table-lint.toml"),
+        "[rules]\nconstant-partition-key = \"deny\"\nTK101 = \"allow\"\nTK100 = \"allow\"\n",
+    )
+    .unwrap();
+    let o = table_lint(&[dir.to_str().unwrap()]);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("error[TK001]") && !text.contains("TK101"),
+        "{text}"
+    );
+
+    std::fs::write(
+        dir.join("table-lint.toml"),
+        "[rules]\nTK001 = \"deny\"\nTK4242 = \"warn\"\n",
+    )
+    .unwrap();
+    let o = table_lint(&[dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("table-lint.toml:3:1: unknown rule `TK4242`"),
+        "{}",
+        stderr(&o)
+    );
+
+    std::fs::write(dir.join("table-lint.toml"), "[rules\n").unwrap();
+    let o = table_lint(&[dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("table-lint.toml:1:"), "{}", stderr(&o));
+
+    let explicit = dir.join("other.toml");
+    std::fs::write(&explicit, "exclude = [\"orders.rs\"]\n").unwrap();
+    let o = table_lint(&[
+        "--config",
+        explicit.to_str().unwrap(),
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).contains("in 0 files"), "{}", stdout(&o));
+}
+
+#[test]
+fn bad_input_is_a_clear_message_with_the_documented_status() {
+    let o = table_lint(&["does/not/exist"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("does/not/exist: no such file or directory"),
+        "{}",
+        stderr(&o)
+    );
+
+    let o = table_lint(&["--format", "xml", "."]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown format `xml`"));
+
+    let empty = temp_dir("empty");
+    let o = table_lint(&[empty.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("in 0 files"), "{}", stdout(&o));
+
+    // A file that does not parse is a finding; the other files are still linted.
+    let dir = temp_dir("unparsable");
+    std::fs::write(dir.join("broken.rs"), "fn main( {").unwrap();
+    std::fs::copy("tests/bad-designs/orders.rs", dir.join("orders.rs")).unwrap();
+    std::fs::write(dir.join("binary.rs"), [0xff, 0xfe, 0x00]).unwrap();
+    let o = table_lint(&["--format", "json", dir.to_str().unwrap()]);
+    let items: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let codes: Vec<&str> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["code"].as_str().unwrap())
+        .collect();
+    assert!(
+        codes.iter().filter(|c| **c == "TK900").count() >= 1,
+        "{codes:?}"
+    );
+    assert!(codes.contains(&"TK001"), "{codes:?}");
+    assert_eq!(o.status.code(), Some(1));
+    let _ = Path::new("");
+}
+
+#[test]
+fn expand_and_keys_show_what_the_derive_makes() {
+    let o = table_lint(&["expand", "../examples/src/hr.rs"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("impl ::table_runtime::__private::TableEntity for Employee"),
+        "{text}"
+    );
+    assert!(text.contains("pub fn range_by_employee_id"), "{text}");
+    let o = table_lint(&["keys", "../examples/src/hr.rs"]);
+    let text = stdout(&o);
+    insta::assert_snapshot!("hr-keys", text);
+    // Every query `keys` describes is generated by the derive.
+    let expanded = stdout(&table_lint(&["expand", "../examples/src"]));
+    for line in stdout(&table_lint(&["keys", "../examples/src"])).lines() {
+        let line = line.trim_start();
+        if let Some(method) = line.split_whitespace().next().filter(|m| {
+            m.contains("_query")
+                || m.contains("range_by_")
+                || m.contains("starting_with")
+                || *m == "latest"
+        }) {
+            assert!(
+                expanded.contains(&format!("pub fn {method}")),
+                "`{method}` is described but not generated"
+            );
+        }
+    }
+}
