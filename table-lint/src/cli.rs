@@ -36,6 +36,13 @@ fn command() -> Command {
                 .help("use this table-lint.toml instead of looking for one"),
         )
         .arg(
+            Arg::new("threads")
+                .long("threads")
+                .value_name("N")
+                .value_parser(clap::value_parser!(usize))
+                .help("lint with N threads [default: every core]"),
+        )
+        .arg(
             Arg::new("color")
                 .long("color")
                 .value_name("WHEN")
@@ -189,7 +196,10 @@ fn lint(matches: &clap::ArgMatches) -> ExitCode {
         None => Config::discover(&paths[0]),
     };
     let config = match config {
-        Ok(c) => c,
+        Ok(mut c) => {
+            c.threads = matches.get_one::<usize>("threads").copied();
+            c
+        }
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(2);

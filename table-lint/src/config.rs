@@ -56,6 +56,8 @@ pub struct Config {
     pub path: Option<PathBuf>,
     /// Glob patterns of paths to leave out.
     pub exclude: Vec<String>,
+    /// Threads to lint with; `None` uses every core (set by `--threads`, not by the file).
+    pub threads: Option<usize>,
     levels: BTreeMap<&'static str, Level>,
     options: BTreeMap<&'static str, RuleOptions>,
 }

@@ -2,9 +2,8 @@
 //! derive's own parser and checks, never a second reading of the attributes), and every
 //! `$filter` string the code writes.
 
-use proc_macro2::Span;
+use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
 use syn::spanned::Spanned;
-use syn::visit::Visit;
 use table_derive_internals::Design;
 use table_derive_internals::check::{Problem, problems};
 
@@ -37,11 +36,15 @@ pub struct Scan {
     pub filters: Vec<FilterSite>,
 }
 
-/// Scans a parsed file.
-pub fn scan(file: &syn::File) -> Scan {
+/// Scans a file's text: it is lexed whole, and only the items that derive `TableEntity` are
+/// parsed. A lexing error (an unbalanced delimiter, an unterminated string) is returned.
+pub fn scan(text: &str) -> Result<Scan, syn::Error> {
+    let tokens: TokenStream = text
+        .parse()
+        .map_err(|e: proc_macro2::LexError| syn::Error::new(e.span(), e.to_string()))?;
     let mut visitor = Visitor::default();
-    visitor.visit_file(file);
-    visitor.scan
+    visitor.walk(&tokens.into_iter().collect::<Vec<_>>());
+    Ok(visitor.scan)
 }
 
 #[derive(Default)]
@@ -49,43 +52,6 @@ struct Visitor {
     scan: Scan,
     /// Literals already recorded (by line and column).
     seen: Vec<(usize, usize)>,
-}
-
-/// Whether a call's callee is a filter API: `Query::filter`, `Filter::parse`.
-fn is_filter_api(callee: &syn::Expr) -> bool {
-    let syn::Expr::Path(p) = callee else {
-        return false;
-    };
-    let names: Vec<String> = p
-        .path
-        .segments
-        .iter()
-        .map(|s| s.ident.to_string())
-        .collect();
-    matches!(
-        names
-            .iter()
-            .rev()
-            .take(2)
-            .map(String::as_str)
-            .collect::<Vec<_>>()
-            .as_slice(),
-        ["filter", "Query"] | ["parse", "Filter"]
-    )
-}
-
-fn derives_table_entity(attrs: &[syn::Attribute]) -> bool {
-    attrs.iter().any(|a| {
-        a.path().is_ident("derive")
-            && a.parse_args_with(
-                syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
-            )
-            .is_ok_and(|paths| {
-                paths
-                    .iter()
-                    .any(|p| p.segments.last().is_some_and(|s| s.ident == "TableEntity"))
-            })
-    })
 }
 
 /// Whether a string reads like a `$filter`: a key or Timestamp compared with an operator.
@@ -153,24 +119,17 @@ impl Visitor {
         });
     }
 
-    fn literal(&mut self, lit: &syn::LitStr, in_format_macro: bool) {
-        self.filter_literal(lit, in_format_macro, false);
-    }
-
     /// Records a literal as a filter when it is passed to a filter API or reads like one.
     fn filter_literal(&mut self, lit: &syn::LitStr, in_format_macro: bool, passed_as_filter: bool) {
         let value = lit.value();
         if !passed_as_filter && !looks_like_filter(&value) {
             return;
         }
-        if self
-            .seen
-            .contains(&(lit.span().start().line, lit.span().start().column))
-        {
+        let at = (lit.span().start().line, lit.span().start().column);
+        if self.seen.contains(&at) {
             return;
         }
-        self.seen
-            .push((lit.span().start().line, lit.span().start().column));
+        self.seen.push(at);
         let (text, templated) = if in_format_macro {
             fill_placeholders(&value)
         } else {
@@ -182,63 +141,128 @@ impl Visitor {
             templated,
         });
     }
+
+    /// Walks a token list: derived items are parsed as items, string literals checked as
+    /// filters, groups walked into. Only the items that derive `TableEntity` are parsed into
+    /// syntax trees; everything else is only lexed.
+    fn walk(&mut self, tokens: &[TokenTree]) {
+        let mut i = 0;
+        let mut attributes_start: Option<usize> = None;
+        let mut derives = false;
+        while i < tokens.len() {
+            // An attribute: `#` then `[...]`.
+            if let (TokenTree::Punct(p), Some(TokenTree::Group(g))) =
+                (&tokens[i], tokens.get(i + 1))
+                && p.as_char() == '#'
+                && g.delimiter() == Delimiter::Bracket
+            {
+                attributes_start.get_or_insert(i);
+                derives |= is_table_entity_derive(g.stream());
+                self.walk(&g.stream().into_iter().collect::<Vec<_>>());
+                i += 2;
+                continue;
+            }
+            if let Some(start) = attributes_start.take()
+                && std::mem::take(&mut derives)
+                && let Some(end) = item_end(tokens, i)
+            {
+                let item: TokenStream = tokens[start..end].iter().cloned().collect();
+                if let Ok(input) = syn::parse2::<syn::DeriveInput>(item) {
+                    self.entity(input);
+                }
+                i = end;
+                continue;
+            }
+            derives = false;
+            match &tokens[i] {
+                TokenTree::Literal(lit) => {
+                    // Words are the same escaped or not: test the raw text before unescaping.
+                    if looks_like_filter(&lit.to_string())
+                        && let Some(s) = as_lit_str(lit)
+                    {
+                        self.filter_literal(&s, false, false);
+                    }
+                }
+                TokenTree::Group(g) => {
+                    let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+                    let api = filter_api_call(tokens, i);
+                    let format = format_macro_call(tokens, i);
+                    if (api || format)
+                        && let Some(TokenTree::Literal(lit)) = inner.first()
+                        && let Some(s) = as_lit_str(lit)
+                    {
+                        self.filter_literal(&s, format, api);
+                    }
+                    self.walk(&inner);
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+    }
 }
 
-impl<'ast> Visit<'ast> for Visitor {
-    fn visit_item_struct(&mut self, item: &'ast syn::ItemStruct) {
-        if derives_table_entity(&item.attrs) {
-            self.entity(syn::DeriveInput::from(item.clone()));
-        }
-        syn::visit::visit_item_struct(self, item);
-    }
+/// Whether `#[...]`'s contents are `derive(..., TableEntity, ...)`.
+fn is_table_entity_derive(stream: TokenStream) -> bool {
+    let mut tokens = stream.into_iter();
+    matches!(tokens.next(), Some(TokenTree::Ident(i)) if i == "derive")
+        && matches!(tokens.next(), Some(TokenTree::Group(g)) if g.stream().into_iter().any(|t| matches!(t, TokenTree::Ident(i) if i == "TableEntity")))
+}
 
-    fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
-        if is_filter_api(&call.func)
-            && let Some(syn::Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Str(s),
-                ..
-            })) = call.args.first()
-        {
-            self.filter_literal(s, false, true);
-        }
-        syn::visit::visit_expr_call(self, call);
-    }
-
-    fn visit_lit_str(&mut self, lit: &'ast syn::LitStr) {
-        self.literal(lit, false);
-    }
-
-    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-        // Macro arguments are tokens to syn; read them as expressions where they are.
-        let is_format = mac.path.segments.last().is_some_and(|s| {
-            matches!(
-                s.ident.to_string().as_str(),
-                "format"
-                    | "format_args"
-                    | "write"
-                    | "writeln"
-                    | "print"
-                    | "println"
-                    | "eprintln"
-                    | "panic"
-            )
-        });
-        if let Ok(args) = mac.parse_body_with(
-            syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated,
-        ) {
-            for (i, arg) in args.iter().enumerate() {
-                if let syn::Expr::Lit(syn::ExprLit {
-                    lit: syn::Lit::Str(s),
-                    ..
-                }) = arg
-                {
-                    self.literal(s, is_format && i == 0);
-                } else {
-                    self.visit_expr(arg);
-                }
+/// The end (exclusive) of the item starting at `from`: after its `{...}` body, or its `;`.
+fn item_end(tokens: &[TokenTree], from: usize) -> Option<usize> {
+    let mut seen_keyword = false;
+    for (j, t) in tokens.iter().enumerate().skip(from) {
+        match t {
+            TokenTree::Ident(i) if i == "struct" || i == "enum" || i == "union" => {
+                seen_keyword = true
             }
+            TokenTree::Group(g) if seen_keyword && g.delimiter() == Delimiter::Brace => {
+                return Some(j + 1);
+            }
+            TokenTree::Punct(p) if seen_keyword && p.as_char() == ';' => return Some(j + 1),
+            _ => {}
         }
     }
+    None
+}
+
+/// Whether the group at `i` is the argument list of `Query::filter` or `Filter::parse`.
+fn filter_api_call(tokens: &[TokenTree], i: usize) -> bool {
+    if i < 4 {
+        return false;
+    }
+    let name = |t: &TokenTree| match t {
+        TokenTree::Ident(id) => Some(id.to_string()),
+        _ => None,
+    };
+    let colon = |t: &TokenTree| matches!(t, TokenTree::Punct(p) if p.as_char() == ':');
+    let (owner, method) = (name(&tokens[i - 4]), name(&tokens[i - 1]));
+    colon(&tokens[i - 3])
+        && colon(&tokens[i - 2])
+        && matches!(
+            (owner.as_deref(), method.as_deref()),
+            (Some("Query"), Some("filter")) | (Some("Filter"), Some("parse"))
+        )
+}
+
+/// Whether the group at `i` is the argument list of `format!` and its kin.
+fn format_macro_call(tokens: &[TokenTree], i: usize) -> bool {
+    i >= 2
+        && matches!(&tokens[i - 1], TokenTree::Punct(p) if p.as_char() == '!')
+        && matches!(&tokens[i - 2], TokenTree::Ident(id) if matches!(
+            id.to_string().as_str(),
+            "format" | "format_args" | "write" | "writeln" | "print" | "println" | "eprintln" | "panic"
+        ))
+}
+
+/// A string literal token as a `LitStr` (`None` for other literals).
+fn as_lit_str(lit: &proc_macro2::Literal) -> Option<syn::LitStr> {
+    let text = lit.to_string();
+    if !(text.starts_with('"') || text.starts_with("r\"") || text.starts_with("r#")) {
+        return None;
+    }
+    syn::parse2::<syn::LitStr>(TokenTree::Literal(lit.clone()).into()).ok()
 }
 
 /// The span of a struct for findings about it as a whole.
