@@ -31,6 +31,7 @@
 
 extern crate self as table_runtime;
 
+pub mod backend;
 pub mod batch;
 pub mod entity;
 pub mod error;
@@ -40,9 +41,11 @@ pub mod limits;
 pub mod query;
 pub mod scenario;
 pub mod store;
+pub mod table;
 pub mod typed;
 pub mod value;
 
+pub use backend::Backend;
 pub use batch::BatchOperation;
 pub use entity::{ETag, Entity, IfMatch};
 pub use error::{ErrorCode, StoreError};
@@ -51,6 +54,7 @@ pub use query::{Continuation, Filter, Query, QueryClass};
 pub use store::{
     BatchResult, PagingQuirks, QueryPage, QueryStats, Store, StoreOptions, WriteResult,
 };
+pub use table::{Table, TypedPage};
 pub use typed::{ConversionError, TableEntity};
 pub use value::{DateTime, EdmType, Value};
 

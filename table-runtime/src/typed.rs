@@ -371,6 +371,10 @@ pub trait TableEntity: Sized {
     /// The design's secondary indexes.
     const INDEXES: &'static [IndexInfo] = &[];
 
+    /// The property names this type reads: a query for it selects only these (`$select`), so a
+    /// struct that declares some of an entity's fields is a projection of it.
+    const PROPERTIES: &'static [&'static str] = &[];
+
     /// The discriminator written in the `EntityType` property, for tables that hold several
     /// entity types (`#[table(entity_type = "…")]`).
     const ENTITY_TYPE: Option<&'static str> = None;

@@ -553,6 +553,11 @@ pub fn expand(design: &Design) -> TokenStream {
         }}
     });
     let index_count = design.indexes.len();
+    let mut property_names: Vec<&str> = stored.iter().map(|f| f.property.as_str()).collect();
+    if design.entity_type.is_some() {
+        property_names.push("EntityType");
+        property_names.push("EntityVersion");
+    }
     let mut queries = vec![query_methods(
         design,
         "",
@@ -585,6 +590,7 @@ pub fn expand(design: &Design) -> TokenStream {
                 const TABLE: &'static str = #table;
                 const INDEXES: &'static [#rt::IndexInfo] = &[#(#index_infos),*];
                 const ENTITY_TYPE: ::core::option::Option<&'static str> = #entity_type_const;
+                const PROPERTIES: &'static [&'static str] = &[#(#property_names),*];
                 const ROW_KEY_PREFIX: &'static str = #row_key_prefix;
 
                 fn partition_key(&self) -> #rt::Result<#rt::String, #rt::ConversionError> {

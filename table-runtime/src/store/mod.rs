@@ -426,6 +426,12 @@ impl Store {
         .map(|_| ())
     }
 
+    /// Runs one write operation (what [`Store::insert`], [`Store::replace`] and the others
+    /// call). A delete returns the Timestamp it was made at, with no entity left to carry it.
+    pub fn write(&self, table: &str, op: BatchOperation) -> Result<WriteResult, StoreError> {
+        self.write_one(table, op)
+    }
+
     fn write_one(&self, table: &str, op: BatchOperation) -> Result<WriteResult, StoreError> {
         let limits = &self.options.limits;
         match op.entity() {
