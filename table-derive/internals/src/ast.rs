@@ -157,7 +157,7 @@ impl Index {
     pub fn same_partition(&self, design: &Design) -> bool {
         self.partition_key
             .as_ref()
-            .is_none_or(|pk| pk.template.text == design.partition_key.template.text)
+            .is_none_or(|pk| pk.template.canonical() == design.partition_key.template.canonical())
     }
 }
 

@@ -126,7 +126,12 @@ fn check_fields(design: &Design, errors: &mut Problems) {
             errors.push(
 ProblemKind::PropertyName,
                 darling::Error::custom(format!(
-                    "property name `{name}` is not valid: the service takes identifiers of at most 255 characters"
+                    "property name `{name}` is not valid: {}",
+                    if identifier {
+                        "the service takes at most 255 characters"
+                    } else {
+                        "the service takes identifiers (letters, digits and `_`, not starting with a digit)"
+                    }
                 ))
                 .with_span(&field.property_span),
             );
@@ -164,6 +169,25 @@ ProblemKind::ReservedProperty,
             errors.push(
                 ProblemKind::FieldAttribute,
                 darling::Error::custom("`max_len` bounds a string field").with_span(&field.ident),
+            );
+        }
+        let unsigned_64 = matches!(
+            field.kind,
+            TypeKind::Integer {
+                bits: 64,
+                signed: false
+            }
+        );
+        let wide = matches!(field.kind, TypeKind::Integer { bits: 128, .. });
+        if (unsigned_64 || wide) && !field.json && !field.as_string {
+            errors.push(
+                ProblemKind::FieldAttribute,
+                darling::Error::custom(format!(
+                    "`{}` can't be stored as a property without loss (no EDM type holds every {}); add `#[table(as_string)]` to store it as text",
+                    field.ident,
+                    if wide { "128-bit integer" } else { "u64" }
+                ))
+                .with_span(&field.ty),
             );
         }
         let modes = [field.json, field.as_string].iter().filter(|m| **m).count();
@@ -241,8 +265,8 @@ fn describe_char(c: char) -> String {
 fn check_segment_field(key: &Key, field: &Field, format: SegmentFormat, errors: &mut Problems) {
     let problem = if field.skip {
         Some("is `skip`ped, so it can't be read back".to_owned())
-    } else if field.json || field.as_string {
-        Some("is stored as text (`json`/`as_string`); keys need a typed field".to_owned())
+    } else if field.json {
+        Some("is stored as JSON text (`json`); keys need a typed field".to_owned())
     } else {
         match (&field.kind, format) {
             (TypeKind::Option(_), _) => {
@@ -344,24 +368,26 @@ ProblemKind::IndexDefinition,
     }
     // Row keys that share a partition template must not be able to produce the same key:
     // each needs its own literal prefix, and no prefix may start another.
-    let mut groups: HashMap<&str, Vec<(&str, &Key)>> = HashMap::new();
-    groups
-        .entry(design.partition_key.template.text.as_str())
-        .or_default()
-        .push(("the primary key", &design.row_key));
+    // Groups in declaration order (a Vec, not a map), so errors come out in a stable order.
+    let mut groups: Vec<(String, Vec<(&str, &Key)>)> = Vec::new();
+    let mut add = |pk: String, member| match groups.iter_mut().find(|(k, _)| *k == pk) {
+        Some((_, members)) => members.push(member),
+        None => groups.push((pk, vec![member])),
+    };
+    add(
+        design.partition_key.template.canonical(),
+        ("the primary key", &design.row_key),
+    );
     for index in &design.indexes {
         let pk = index
             .partition_key
             .as_ref()
-            .map_or(design.partition_key.template.text.as_str(), |k| {
-                k.template.text.as_str()
-            });
-        groups
-            .entry(pk)
-            .or_default()
-            .push((index.name.as_str(), &index.row_key));
+            .unwrap_or(&design.partition_key)
+            .template
+            .canonical();
+        add(pk, (index.name.as_str(), &index.row_key));
     }
-    for members in groups.values().filter(|m| m.len() > 1) {
+    for (_, members) in groups.iter().filter(|(_, m)| m.len() > 1) {
         for (i, (a_name, a)) in members.iter().enumerate() {
             for (b_name, b) in &members[i + 1..] {
                 let (pa, pb) = (a.template.literal_prefix(), b.template.literal_prefix());
@@ -369,12 +395,18 @@ ProblemKind::IndexDefinition,
                     errors.push(
 ProblemKind::CollidingRowKeys,
                         darling::Error::custom(format!(
-                            "row keys of {} (`{}`) and {} (`{}`) share a partition and can collide; give each a distinct literal prefix such as `{}_`",
+                            "row keys of {} (`{}`) and {} (`{}`) share a partition and can collide; start each with a literal prefix of its own that no other starts with, such as `{}_`",
                             describe(a_name),
                             a.template.text,
                             describe(b_name),
                             b.template.text,
-                            if b_name.starts_with("the ") { "primary" } else { b_name },
+                            if pa.is_empty() || a_name.starts_with("the ") && pa.starts_with(pb) {
+                                if a_name.starts_with("the ") { "row" } else { a_name }
+                            } else if b_name.starts_with("the ") {
+                                "row"
+                            } else {
+                                b_name
+                            },
                         ))
                         .with_span(&b.span),
                     );

@@ -257,8 +257,12 @@ fn key_struct(design: &Design) -> (syn::Ident, TokenStream) {
             #rt::expect_end(__rest).map_err(|e| #rt::key_error(#label, e))?;
         }
     };
-    let parse_pk = parse_key(&design.partition_key, "PartitionKey", quote!(partition_key));
-    let parse_rk = parse_key(&design.row_key, "RowKey", quote!(row_key));
+    let parse_pk = parse_key(
+        &design.partition_key,
+        "PartitionKey",
+        quote!(__partition_key_text),
+    );
+    let parse_rk = parse_key(&design.row_key, "RowKey", quote!(__row_key_text));
     let doc = format!(
         "The key fields of [`{}`]: PartitionKey `{}`, RowKey `{}`.",
         design.ident, design.partition_key.template.text, design.row_key.template.text
@@ -275,6 +279,8 @@ fn key_struct(design: &Design) -> (syn::Ident, TokenStream) {
             /// Reads the key fields back from a PartitionKey and a RowKey.
             #[allow(unused_variables, clippy::shadow_unrelated)]
             pub fn parse(partition_key: &str, row_key: &str) -> #rt::Result<Self, #rt::ConversionError> {
+                // Copied first: a key field may be named `partition_key` or `row_key`.
+                let (__partition_key_text, __row_key_text): (&str, &str) = (partition_key, row_key);
                 #parse_pk
                 #parse_rk
                 #rt::Result::Ok(Self { #(#names,)* })
@@ -296,7 +302,7 @@ fn put_field(field: &Field) -> TokenStream {
     } else if field.as_string {
         quote!(#rt::put_string(&mut __entity, #name, &self.#ident);)
     } else {
-        quote_spanned!(field.ty.span()=> #rt::put(&mut __entity, #name, &self.#ident)?;)
+        quote_spanned!(field.ty.span()=> ::table_runtime::__private::put(&mut __entity, #name, &self.#ident)?;)
     };
     quote!(#check_len #put)
 }
@@ -312,8 +318,17 @@ fn get_field(field: &Field) -> TokenStream {
     } else if field.as_string {
         quote!(#ident: #rt::get_string(__entity, #name)?)
     } else {
-        quote_spanned!(field.ty.span()=> #ident: #rt::get(__entity, #name)?)
+        quote_spanned!(field.ty.span()=> #ident: ::table_runtime::__private::get(__entity, #name)?)
     }
+}
+
+/// A parameter name that no field of the design uses: `name`, or `name_` (repeated).
+fn fresh(design: &Design, name: &str) -> syn::Ident {
+    let mut candidate = name.to_owned();
+    while design.fields.iter().any(|f| f.ident == candidate.as_str()) {
+        candidate.push('_');
+    }
+    format_ident!("{candidate}")
 }
 
 /// Query constructors for one set of keys (the primary keys, or an index's).
@@ -345,6 +360,11 @@ fn query_methods(
     let build_rk = build_key(design, rk_parts, rk_parts.len(), Access::Argument, "RowKey");
     let what = index.map_or("the entities".to_owned(), |i| format!("index `{i}`"));
 
+    let (range_param, prefix_param, n_param) = (
+        fresh(design, "range"),
+        fresh(design, "prefix"),
+        fresh(design, "n"),
+    );
     let point = format_ident!("{prefix}point_query");
     let partition = format_ident!("{prefix}partition_query");
     let point_doc = format!(
@@ -439,7 +459,7 @@ fn query_methods(
         );
         methods.push(quote! {
             #[doc = #range_doc]
-            pub fn #range #generics (#args range: impl #rt::RangeBounds<#element>) -> #rt::Result<#rt::KeyQuery, #rt::ConversionError> {
+            pub fn #range #generics (#args #range_param: impl #rt::RangeBounds<#element>) -> #rt::Result<#rt::KeyQuery, #rt::ConversionError> {
                 let __pk = #build_pk;
                 let __prefix = #build_prefix;
                 let __encode = |__v: &#element| -> #rt::Result<#rt::String, #rt::ConversionError> {
@@ -447,8 +467,8 @@ fn query_methods(
                     #push
                     #rt::Result::Ok(__key)
                 };
-                let __lower = #rt::map_bound(range.start_bound(), &__encode)?;
-                let __upper = #rt::map_bound(range.end_bound(), &__encode)?;
+                let __lower = #rt::map_bound(#range_param.start_bound(), &__encode)?;
+                let __upper = #rt::map_bound(#range_param.end_bound(), &__encode)?;
                 let (__lo, __hi) = #rt::segment_range(&__prefix, __lower, __upper, #more_follows, #inverted);
                 #rt::Result::Ok(#rt::KeyQuery::row_range(<Self as #rt::TableEntity>::TABLE, #index_tokens, __pk, __lo, __hi))
             }
@@ -461,11 +481,11 @@ fn query_methods(
             );
             methods.push(quote! {
                 #[doc = #doc]
-                pub fn #starting(#args prefix: &str) -> #rt::Result<#rt::KeyQuery, #rt::ConversionError> {
+                pub fn #starting(#args #prefix_param: &str) -> #rt::Result<#rt::KeyQuery, #rt::ConversionError> {
                     let __pk = #build_pk;
                     let __prefix = #build_prefix;
                     let mut __value = #rt::String::new();
-                    #rt::push_str_segment(&mut __value, prefix, false);
+                    #rt::push_str_segment(&mut __value, #prefix_param, false);
                     let (__lo, __hi) = #rt::starts_with_range(&__prefix, &__value);
                     #rt::Result::Ok(#rt::KeyQuery::row_range(<Self as #rt::TableEntity>::TABLE, #index_tokens, __pk, __lo, __hi))
                 }
@@ -478,9 +498,9 @@ fn query_methods(
             );
             methods.push(quote! {
                 #[doc = #doc]
-                pub fn #latest(#pk_args n: usize) -> #rt::Result<#rt::KeyQuery, #rt::ConversionError> {
+                pub fn #latest(#pk_args #n_param: usize) -> #rt::Result<#rt::KeyQuery, #rt::ConversionError> {
                     let __pk = #build_pk;
-                    #rt::Result::Ok(#rt::KeyQuery::partition(<Self as #rt::TableEntity>::TABLE, #index_tokens, __pk).top(n))
+                    #rt::Result::Ok(#rt::KeyQuery::partition(<Self as #rt::TableEntity>::TABLE, #index_tokens, __pk).top(#n_param))
                 }
             });
         }

@@ -39,7 +39,11 @@ pub fn derive_table_entity(input: TokenStream) -> TokenStream {
         Ok(design) => expand::expand(&design),
         Err(errors) => {
             let mut out = errors.write_errors();
-            out.extend(expand::fallback(&input.ident));
+            // A generic struct gets no fallback: naming it without its parameters would add
+            // an error of our own making.
+            if input.generics.params.is_empty() {
+                out.extend(expand::fallback(&input.ident));
+            }
             out
         }
     }

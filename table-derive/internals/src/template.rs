@@ -95,6 +95,21 @@ impl Template {
         }
     }
 
+    /// The template written back from its parts, the same for `{ id }` and `{id}`: what two
+    /// templates are compared by.
+    pub fn canonical(&self) -> String {
+        self.parts
+            .iter()
+            .map(|p| match p {
+                Part::Literal(l) => l.replace('{', "{{").replace('}', "}}"),
+                Part::Placeholder { field, format } if *format == SegmentFormat::Default => {
+                    format!("{{{field}}}")
+                }
+                Part::Placeholder { field, format } => format!("{{{field}:{}}}", format.spec()),
+            })
+            .collect()
+    }
+
     /// Whether the template has no placeholder: one value for every entity.
     pub fn is_constant(&self) -> bool {
         self.placeholders().next().is_none()

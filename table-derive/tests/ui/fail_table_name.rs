@@ -1,0 +1,10 @@
+use table_runtime::TableEntity;
+
+#[derive(TableEntity)]
+#[table(name = "hr-employees", partition_key = "{department}", row_key = "empid_{employee_id:06}")]
+struct Employee {
+    department: String,
+    employee_id: u32,
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+use table_runtime::TableEntity;
+
+#[derive(TableEntity)]
+#[table(name = "Employees", partition_key = "{department}", row_key = "empid_{employe_id:06}")]
+struct Employee {
+    department: String,
+    employee_id: u32,
+    name: String,
+}
+
+fn main() {}
