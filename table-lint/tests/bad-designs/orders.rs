@@ -4,7 +4,7 @@ use table_runtime::{Query, TableEntity};
 #[derive(TableEntity)]
 #[table(name = "Orders", partition_key = "orders", row_key = "{order_id}")]
 struct Order {
-    order_id: u64,
+    order_id: u32,
     total: i64,
 }
 
