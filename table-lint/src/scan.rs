@@ -110,7 +110,19 @@ impl Visitor {
             return;
         }
         let ident = input.ident.clone();
-        let design = Design::from_derive_input(&input);
+        // As much of the design as can be read; what could not be read is reported with the
+        // derive's own messages, and the checks still run on the rest.
+        let design = match Design::read(&input) {
+            Ok((Some(design), errors)) if errors.is_empty() => Ok(design),
+            Ok((design, errors)) => {
+                let mut all = errors;
+                if let Some(d) = &design {
+                    all.extend(problems(d).into_iter().map(|p| p.error));
+                }
+                Err(darling::Error::multiple(all))
+            }
+            Err(e) => Err(e),
+        };
         let problems = design.as_ref().map(problems).unwrap_or_default();
         self.scan.entities.push(EntitySite {
             ident,

@@ -228,6 +228,21 @@ impl Design {
     /// Reads the design of a struct: attributes parsed, templates parsed, names resolved.
     /// Every problem found is reported, not only the first.
     pub fn from_derive_input(input: &syn::DeriveInput) -> darling::Result<Design> {
+        let (design, errors) = Design::read(input)?;
+        match design {
+            Some(design) if errors.is_empty() => Ok(design),
+            _ if !errors.is_empty() => Err(darling::Error::multiple(errors)),
+            _ => Err(darling::Error::custom("incomplete design").with_span(&input.ident)),
+        }
+    }
+
+    /// Reads as much of a design as can be read, with the errors found on the way: a template
+    /// that does not parse is kept with no parts, so the design's other rules can still be
+    /// checked and every error reported together. `Err` only when the attributes themselves
+    /// can't be read.
+    pub fn read(
+        input: &syn::DeriveInput,
+    ) -> darling::Result<(Option<Design>, Vec<darling::Error>)> {
         let attrs = ContainerAttrs::from_derive_input(input)?;
         let mut errors = darling::Error::accumulator();
         if !attrs.generics.params.is_empty() {
@@ -337,8 +352,11 @@ impl Design {
             }),
             _ => None,
         };
-        errors.finish()?;
-        design.ok_or_else(|| darling::Error::custom("incomplete design").with_span(&attrs.ident))
+        let errors = match errors.finish() {
+            Ok(()) => Vec::new(),
+            Err(e) => e.into_iter().collect(),
+        };
+        Ok((design, errors))
     }
 }
 
@@ -361,7 +379,14 @@ fn parse_key(
         }),
         Err(e) => {
             errors.push(darling::Error::custom(e.0).with_span(&value.span()));
-            None
+            // Kept with no parts, so the rest of the design can still be checked.
+            Some(Key {
+                template: Template {
+                    text: value.as_str().to_owned(),
+                    parts: Vec::new(),
+                },
+                span: value.span(),
+            })
         }
     }
 }

@@ -387,6 +387,10 @@ ProblemKind::IndexDefinition,
             .canonical();
         add(pk, (index.name.as_str(), &index.row_key));
     }
+    // Keys whose template did not parse (no parts) were reported already.
+    for members in &mut groups {
+        members.1.retain(|(_, k)| !k.template.parts.is_empty());
+    }
     for (_, members) in groups.iter().filter(|(_, m)| m.len() > 1) {
         for (i, (a_name, a)) in members.iter().enumerate() {
             for (b_name, b) in &members[i + 1..] {

@@ -17,9 +17,15 @@ pub use ast::Design;
 
 /// Reads and checks the design of a struct; every error is reported.
 pub fn design(input: &syn::DeriveInput) -> darling::Result<Design> {
-    let design = Design::from_derive_input(input)?;
-    check::check(&design)?;
-    Ok(design)
+    let (design, mut errors) = Design::read(input)?;
+    if let Some(design) = &design {
+        errors.extend(check::problems(design).into_iter().map(|p| p.error));
+    }
+    match design {
+        Some(design) if errors.is_empty() => Ok(design),
+        _ if !errors.is_empty() => Err(darling::Error::multiple(errors)),
+        _ => Err(darling::Error::custom("incomplete design").with_span(&input.ident)),
+    }
 }
 
 /// The whole derive, from the struct's tokens to the generated tokens: the expansion of a valid

@@ -1,5 +1,5 @@
 //! Derive bugs found while writing the test suites, each pinned by a test of the intended
-//! behaviour. Fixed ones run as regression tests; the two still open are `#[ignore]`d with the
+//! behaviour. Fixed ones run as regression tests; the one still open is `#[ignore]`d with the
 //! reason (run them with `cargo test -p table-derive-internals --test known_bugs -- --ignored`).
 
 use proc_macro2::TokenStream;
@@ -198,7 +198,6 @@ fn key_parsing_does_not_shadow_its_arguments() {
 }
 
 #[test]
-#[ignore = "weak reporting: a template that does not parse stops the checks, so the other errors of the struct (here the table name) are reported only after it is fixed"]
 fn a_template_syntax_error_does_not_hide_the_other_errors() {
     let out = expand(quote! {
         #[table(name = "x", partition_key = "{department}", row_key = "empid_{employee_id")]
