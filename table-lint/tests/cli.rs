@@ -235,3 +235,23 @@ fn expand_and_keys_show_what_the_derive_makes() {
         }
     }
 }
+
+#[test]
+fn the_code_generated_for_every_example_entity_is_snapshotted() {
+    let o = table_lint(&["expand", "../examples/src"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    for entity in [
+        "Employee",
+        "Department",
+        "Reading",
+        "Order",
+        "OrderLine",
+        "Project",
+        "Task",
+        "Event",
+    ] {
+        assert!(text.contains(&format!(": {entity}\n")), "{entity} missing");
+    }
+    insta::assert_snapshot!("examples-expanded", text);
+}

@@ -366,7 +366,8 @@ ProblemKind::IndexDefinition,
             }
         }
     }
-    // Row keys that share a partition template must not be able to produce the same key:
+    // Row keys whose partition templates have one shape (so can name one partition) must not
+    // be able to produce the same key:
     // each needs its own literal prefix, and no prefix may start another.
     // Groups in declaration order (a Vec, not a map), so errors come out in a stable order.
     let mut groups: Vec<(String, Vec<(&str, &Key)>)> = Vec::new();
@@ -375,7 +376,7 @@ ProblemKind::IndexDefinition,
         None => groups.push((pk, vec![member])),
     };
     add(
-        design.partition_key.template.canonical(),
+        design.partition_key.template.shape(),
         ("the primary key", &design.row_key),
     );
     for index in &design.indexes {
@@ -384,7 +385,7 @@ ProblemKind::IndexDefinition,
             .as_ref()
             .unwrap_or(&design.partition_key)
             .template
-            .canonical();
+            .shape();
         add(pk, (index.name.as_str(), &index.row_key));
     }
     // Keys whose template did not parse (no parts) were reported already.

@@ -110,6 +110,22 @@ impl Template {
             .collect()
     }
 
+    /// The template with its placeholders' names erased (`{}` or `{:format}`): two templates of
+    /// one shape can produce the same key from different fields (`{department}` and
+    /// `{last_name}` both give `Smith`), so checks compare shapes, not names.
+    pub fn shape(&self) -> String {
+        self.parts
+            .iter()
+            .map(|p| match p {
+                Part::Literal(l) => l.replace('{', "{{").replace('}', "}}"),
+                Part::Placeholder { format, .. } if *format == SegmentFormat::Default => {
+                    "{}".into()
+                }
+                Part::Placeholder { format, .. } => format!("{{:{}}}", format.spec()),
+            })
+            .collect()
+    }
+
     /// Whether the template has no placeholder: one value for every entity.
     pub fn is_constant(&self) -> bool {
         self.placeholders().next().is_none()
