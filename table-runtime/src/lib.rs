@@ -52,7 +52,8 @@ pub use error::{ErrorCode, StoreError};
 pub use limits::Limits;
 pub use query::{Continuation, Filter, Query, QueryClass};
 pub use store::{
-    BatchResult, PagingQuirks, QueryPage, QueryStats, Store, StoreOptions, WriteResult,
+    BatchResult, PagingQuirks, PartitionStats, QueryPage, QueryStats, Store, StoreOptions,
+    WriteResult,
 };
 pub use table::{Table, TypedPage};
 pub use typed::{ConversionError, TableEntity};

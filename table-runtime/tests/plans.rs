@@ -382,3 +382,60 @@ fn forbid_partition_scans_refuses_partition_and_table_scans() {
     both.insert(TABLE, &Entity::new("p1", "new")).unwrap();
     assert!(both.get(TABLE, "p1", "new", None).is_ok());
 }
+
+#[test]
+fn partition_stats_show_hot_partitions_and_scans() {
+    let store = table_runtime::Store::new();
+    store.create_table("Hot").unwrap();
+    for i in 0..50 {
+        store
+            .insert("Hot", &table_runtime::Entity::new("hot", format!("{i:03}")))
+            .unwrap();
+    }
+    store
+        .insert("Hot", &table_runtime::Entity::new("cold", "000"))
+        .unwrap();
+    store
+        .execute_batch(
+            "Hot",
+            &[
+                table_runtime::BatchOperation::UpsertReplace(table_runtime::Entity::new(
+                    "cold", "001",
+                )),
+                table_runtime::BatchOperation::UpsertReplace(table_runtime::Entity::new(
+                    "cold", "002",
+                )),
+            ],
+        )
+        .unwrap();
+    store.get("Hot", "hot", "007", None).unwrap();
+    // A table scan examines every entity of every partition; a point query one.
+    store
+        .query_all("Hot", &table_runtime::Query::filter("X eq 1").unwrap())
+        .unwrap();
+    store
+        .query(
+            "Hot",
+            &table_runtime::Query::filter("PartitionKey eq 'hot' and RowKey eq '010'").unwrap(),
+        )
+        .unwrap();
+    let stats = store.partition_stats("Hot").unwrap();
+    let cold = &stats[0];
+    let hot = &stats[1];
+    assert_eq!(
+        (
+            cold.partition_key.as_str(),
+            cold.entities,
+            cold.writes,
+            cold.scanned
+        ),
+        ("cold", 3, 3, 3)
+    );
+    assert_eq!(
+        (hot.partition_key.as_str(), hot.entities, hot.writes),
+        ("hot", 50, 50)
+    );
+    assert_eq!(hot.scanned, 50 + 1);
+    assert_eq!(hot.reads, 1 + 1);
+    assert_eq!(store.partition_stats("Nope").unwrap_err().status, 404);
+}

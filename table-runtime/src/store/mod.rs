@@ -20,7 +20,7 @@ mod record;
 
 use std::collections::BTreeMap;
 use std::ops::Bound;
-use std::sync::atomic::{AtomicI64, Ordering as AtomicOrdering};
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering as AtomicOrdering};
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use crate::batch::{self, BatchOperation};
@@ -108,12 +108,38 @@ pub struct TablePage {
 #[derive(Debug, Default)]
 struct PartitionRows {
     rows: std::collections::BTreeSet<Record>,
+    counters: PartitionCounters,
     /// Set when the partition was removed from its table because it became empty; a writer that
     /// finds it set looks the partition up again.
     removed: bool,
 }
 
 type Partition = RwLock<PartitionRows>;
+
+/// Activity counters of one partition, kept with atomics so readers under the read lock can
+/// count too.
+#[derive(Debug, Default)]
+struct PartitionCounters {
+    reads: AtomicU64,
+    writes: AtomicU64,
+    scanned: AtomicU64,
+}
+
+/// What happened in one partition since it was created (a partition emptied by deletes is
+/// dropped with its counters).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct PartitionStats {
+    /// The PartitionKey.
+    pub partition_key: String,
+    /// Entities it holds now.
+    pub entities: usize,
+    /// Entities returned by point reads and queries.
+    pub reads: u64,
+    /// Write operations applied (each operation of a transaction counts).
+    pub writes: u64,
+    /// Entities examined by queries (the cost of scans).
+    pub scanned: u64,
+}
 
 #[derive(Debug)]
 struct Table {
@@ -342,6 +368,7 @@ impl Store {
     fn with_partition<T>(
         table: &Table,
         pk: &str,
+        writes: u64,
         f: impl FnOnce(&mut PartitionRows) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
         loop {
@@ -358,6 +385,11 @@ impl Store {
                 continue;
             }
             let result = f(&mut rows);
+            if result.is_ok() {
+                rows.counters
+                    .writes
+                    .fetch_add(writes, AtomicOrdering::Relaxed);
+            }
             let now_empty = rows.rows.is_empty();
             drop(rows);
             if now_empty {
@@ -450,7 +482,7 @@ impl Store {
         Store::intern(&table, op.entity());
         let pk = op.keys().0.to_owned();
         let timestamp = self.next_timestamp();
-        Store::with_partition(&table, &pk, |rows| {
+        Store::with_partition(&table, &pk, 1, |rows| {
             let record = self.apply(&table, rows, &op, timestamp.ticks())?;
             match record {
                 Some(record) => {
@@ -541,7 +573,7 @@ impl Store {
         let timestamp = self.next_timestamp();
         let ticks = timestamp.ticks();
         let etag = ETag::for_timestamp(timestamp);
-        Store::with_partition(&table, &pk, |rows| {
+        Store::with_partition(&table, &pk, ops.len() as u64, |rows| {
             // Work out every change first; apply them only if all succeed.
             let mut changes: Vec<(&str, Option<Record>)> = Vec::with_capacity(ops.len());
             for (index, op) in ops.iter().enumerate() {
@@ -588,6 +620,7 @@ impl Store {
             .rows
             .get(KeyStr::new(row_key))
             .ok_or_else(|| not_found(partition_key, row_key))?;
+        rows.counters.reads.fetch_add(1, AtomicOrdering::Relaxed);
         Ok(decode(&read(&table.names), partition_key, record, select))
     }
 
@@ -673,12 +706,25 @@ impl Store {
                 .as_ref()
                 .map(|f| f.properties.iter().map(|n| names.id(n)).collect())
                 .unwrap_or_default();
+            let (examined_before, returned_before) = (stats.examined, stats.returned);
+            let count = |stats: &QueryStats| {
+                let c = &rows.counters;
+                c.scanned.fetch_add(
+                    (stats.examined - examined_before) as u64,
+                    AtomicOrdering::Relaxed,
+                );
+                c.reads.fetch_add(
+                    (stats.returned - returned_before) as u64,
+                    AtomicOrdering::Relaxed,
+                );
+            };
             for record in iter {
                 if page.entities.len() == limit || examined_limit == 0 {
                     page.continuation = Some(Continuation {
                         next_partition_key: pk.0.to_string(),
                         next_row_key: record.row_key().to_owned(),
                     });
+                    count(&stats);
                     return Ok(finish(page, stats));
                 }
                 stats.examined += 1;
@@ -699,6 +745,7 @@ impl Store {
                     stats.returned += 1;
                 }
             }
+            count(&stats);
             drop(names);
             drop(rows);
             let full = page.entities.len() == limit || examined_limit == 0;
@@ -747,6 +794,27 @@ impl Store {
             ));
         }
         Ok(())
+    }
+
+    /// Activity per partition of a table, in PartitionKey order: a test (or a tool) sees hot
+    /// partitions and scans.
+    pub fn partition_stats(&self, table: &str) -> Result<Vec<PartitionStats>, StoreError> {
+        let table = self.table(table)?;
+        let partitions = read(&table.partitions);
+        Ok(partitions
+            .iter()
+            .map(|(pk, p)| {
+                let rows = read(p);
+                let c = &rows.counters;
+                PartitionStats {
+                    partition_key: pk.0.to_string(),
+                    entities: rows.rows.len(),
+                    reads: c.reads.load(AtomicOrdering::Relaxed),
+                    writes: c.writes.load(AtomicOrdering::Relaxed),
+                    scanned: c.scanned.load(AtomicOrdering::Relaxed),
+                }
+            })
+            .collect())
     }
 
     /// Bytes of memory the stored entities take: records, partition and table structures, and
