@@ -22,6 +22,7 @@ use uuid::Uuid;
 #[table(rename_all = "PascalCase")]
 pub struct Event {
     /// The service that wrote it.
+    #[table(max_len = 64)]
     pub service: String,
     /// When it happened.
     pub at: OffsetDateTime,

@@ -19,6 +19,7 @@ use time::{Duration, OffsetDateTime};
 #[table(rename_all = "PascalCase")]
 pub struct Reading {
     /// The device.
+    #[table(max_len = 64)]
     pub device_id: String,
     /// When the reading was taken (UTC).
     pub taken_at: OffsetDateTime,

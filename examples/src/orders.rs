@@ -23,6 +23,7 @@ use uuid::Uuid;
 #[table(rename_all = "PascalCase")]
 pub struct Order {
     /// The customer (the partition).
+    #[table(max_len = 64)]
     pub customer_id: String,
     /// When the order was placed.
     pub placed_at: OffsetDateTime,
@@ -40,8 +41,14 @@ pub struct Order {
     row_key = "line_{order_id}_{line_no:03}"
 )]
 #[table(rename_all = "PascalCase")]
+#[table(allow(
+    TK004,
+    reason = "lines are always read for one order (its id is fixed in every query), never ordered across orders"
+))]
+#[table(allow(TK005, reason = "an order has at most 999 lines"))]
 pub struct OrderLine {
     /// The customer (the partition).
+    #[table(max_len = 64)]
     pub customer_id: String,
     /// The order the line belongs to.
     pub order_id: Uuid,

@@ -17,8 +17,10 @@ use table_runtime::{QueryClass, Store, StoreError, TableEntity};
     row_key = "project_{project_id:06}"
 )]
 #[table(rename_all = "PascalCase")]
+#[table(allow(TK005, reason = "a tenant has fewer than 1,000,000 projects"))]
 pub struct Project {
     /// The tenant (the partition).
+    #[table(max_len = 64)]
     pub tenant_id: String,
     /// The project's number within the tenant.
     pub project_id: u32,
@@ -35,14 +37,20 @@ pub struct Project {
 )]
 #[table(index(name = "by_status", row_key = "status_{status}_{task_id:08}"))]
 #[table(rename_all = "PascalCase")]
+#[table(allow(
+    TK005,
+    reason = "project and task numbers stay below the widths; a larger one is refused, never mis-sorted"
+))]
 pub struct Task {
     /// The tenant.
+    #[table(max_len = 64)]
     pub tenant_id: String,
     /// The project.
     pub project_id: u32,
     /// The task's number within the project.
     pub task_id: u32,
     /// `open` or `done`.
+    #[table(max_len = 16)]
     pub status: String,
     /// What to do.
     pub title: String,

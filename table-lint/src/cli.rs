@@ -160,7 +160,7 @@ pub fn rules_listing() -> String {
     let mut out = String::new();
     for r in rules::all() {
         out.push_str(&format!(
-            "{}  {:<28} {:<5}  {}\n",
+            "{}  {:<32} {:<5}  {}\n",
             r.code,
             r.name,
             r.default_level.as_str(),

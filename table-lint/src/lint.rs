@@ -82,10 +82,20 @@ pub struct FilterSummary {
     pub templated: bool,
 }
 
+/// A finding before levels apply: rule, span, message, help, and whether it is only a note.
+type RawFinding = (
+    &'static Rule,
+    Position,
+    Position,
+    String,
+    Option<String>,
+    bool,
+);
+
 /// What one file contributes, built on the thread that parsed it.
 struct FileOutcome {
     file: SourceFile,
-    findings: Vec<(&'static Rule, Position, Position, String, Option<String>)>,
+    findings: Vec<RawFinding>,
     designs: Vec<DesignSummary>,
     filters: Vec<FilterSummary>,
 }
@@ -101,8 +111,11 @@ fn severity(level: Level) -> Option<Severity> {
 
 /// The rule a derive check belongs to.
 pub fn rule_for_problem(kind: ProblemKind) -> &'static Rule {
-    let _ = kind;
-    &rules::invalid_design::RULE
+    match kind {
+        ProblemKind::ForbiddenLiteral => &rules::forbidden_key_literal::RULE,
+        ProblemKind::CollidingRowKeys => &rules::colliding_row_keys::RULE,
+        _ => &rules::invalid_design::RULE,
+    }
 }
 
 /// The words without which a file holds nothing to lint: the derive, the keys and Timestamp
@@ -173,6 +186,7 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
                 end,
                 format!("this file does not parse as Rust: {e}"),
                 Some("fix the syntax, or exclude the file in table-lint.toml".into()),
+                false,
             ));
             return outcome;
         }
@@ -188,6 +202,7 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
                         end,
                         error.to_string(),
                         None,
+                        false,
                     ));
                 }
                 continue;
@@ -202,6 +217,7 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
                 end,
                 problem.error.to_string(),
                 None,
+                false,
             ));
         }
         let mut allows: Vec<(String, Position, Position, bool)> = design
@@ -230,7 +246,7 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
                     if !allowed(&mut allows, rule) {
                         outcome
                             .findings
-                            .push((rule, f.start, f.end, f.message, f.help));
+                            .push((rule, f.start, f.end, f.message, f.help, f.note));
                     }
                 }
             }
@@ -355,7 +371,28 @@ fn push(
     message: String,
     help: Option<String>,
 ) {
+    push_capped(report, config, rule, file, start, end, message, help, false);
+}
+
+/// Like [`push`], with `note` capping the severity at a note.
+#[allow(clippy::too_many_arguments)]
+fn push_capped(
+    report: &mut Report,
+    config: &Config,
+    rule: &'static Rule,
+    file: PathBuf,
+    start: Position,
+    end: Position,
+    message: String,
+    help: Option<String>,
+    note: bool,
+) {
     if let Some(severity) = severity(config.level(rule)) {
+        let severity = if note {
+            severity.min(Severity::Note)
+        } else {
+            severity
+        };
         let end = if end <= start {
             Position {
                 line: start.line,
@@ -389,8 +426,8 @@ pub fn lint_sources(files: Vec<SourceFile>, config: &Config) -> Report {
     let mut filters: Vec<FilterSummary> = Vec::new();
     let mut texts: BTreeMap<PathBuf, String> = BTreeMap::new();
     for o in outcomes {
-        for (rule, start, end, message, help) in o.findings {
-            push(
+        for (rule, start, end, message, help, note) in o.findings {
+            push_capped(
                 &mut report,
                 config,
                 rule,
@@ -399,6 +436,7 @@ pub fn lint_sources(files: Vec<SourceFile>, config: &Config) -> Report {
                 end,
                 message,
                 help,
+                note,
             );
         }
         designs.extend(o.designs);
@@ -449,10 +487,15 @@ pub fn lint_sources(files: Vec<SourceFile>, config: &Config) -> Report {
                         column: start.column + 1,
                     };
                 }
+                let rule = if rules::eq_null::is_null_comparison(&site.text) {
+                    &rules::eq_null::RULE
+                } else {
+                    &rules::unparsable_filter::RULE
+                };
                 push(
                     &mut report,
                     config,
-                    &rules::unparsable_filter::RULE,
+                    rule,
                     site.file.clone(),
                     start,
                     end,

@@ -11,11 +11,30 @@ use crate::config::RuleOptions;
 use crate::diagnostic::{Diagnostic, Position};
 use crate::lint::{DesignSummary, FilterSummary};
 
+pub mod colliding_row_keys;
 pub mod constant_partition_key;
+pub mod entity_too_large;
+pub mod eq_null;
+pub mod forbidden_key_literal;
 pub mod invalid_design;
+pub mod key_too_long;
+pub mod keys;
+pub mod log_data_partition;
+pub mod missing_discriminator;
+pub mod ne_on_key;
+pub mod ne_on_optional;
+pub mod or_on_row_key;
+pub mod property_only_partition_filter;
+pub mod random_row_key_ordered;
+pub mod raw_segment_separator;
 pub mod table_scan_filter;
+pub mod time_only_partition_key;
+pub mod unique_partition_key;
+pub mod unmaintained_index;
 pub mod unparsable_filter;
 pub mod unparsable_source;
+pub mod unsortable_number;
+pub mod unsortable_time;
 pub mod unused_suppression;
 
 /// How a rule's findings are reported, set per rule in the configuration.
@@ -122,9 +141,17 @@ pub struct Finding {
     pub message: String,
     /// How to fix it.
     pub help: Option<String>,
+    /// Reported at most as a note, whatever the rule's level (a risk rather than a defect).
+    pub note: bool,
 }
 
 impl Finding {
+    /// The same finding, reported at most as a note.
+    pub fn as_note(mut self) -> Finding {
+        self.note = true;
+        self
+    }
+
     /// A finding with a message and a help line.
     pub fn new(span: Span, message: impl Into<String>, help: impl Into<String>) -> Finding {
         let (start, end) = Diagnostic::span_positions(span);
@@ -143,6 +170,7 @@ impl Finding {
             end,
             message: message.into(),
             help: Some(help.into()),
+            note: false,
         }
     }
 }
@@ -152,8 +180,26 @@ pub fn all() -> &'static [&'static Rule] {
     static RULES: &[&Rule] = &[
         &invalid_design::RULE,
         &constant_partition_key::RULE,
+        &unique_partition_key::RULE,
+        &time_only_partition_key::RULE,
+        &random_row_key_ordered::RULE,
+        &unsortable_number::RULE,
+        &unsortable_time::RULE,
+        &forbidden_key_literal::RULE,
+        &raw_segment_separator::RULE,
+        &key_too_long::RULE,
+        &entity_too_large::RULE,
+        &colliding_row_keys::RULE,
+        &missing_discriminator::RULE,
+        &unmaintained_index::RULE,
+        &log_data_partition::RULE,
         &unparsable_filter::RULE,
         &table_scan_filter::RULE,
+        &or_on_row_key::RULE,
+        &ne_on_key::RULE,
+        &property_only_partition_filter::RULE,
+        &ne_on_optional::RULE,
+        &eq_null::RULE,
         &unparsable_source::RULE,
         &unused_suppression::RULE,
     ];

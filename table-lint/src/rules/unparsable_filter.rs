@@ -10,8 +10,9 @@ pub static RULE: Rule = Rule {
     summary: "a `$filter` string that does not parse: the service answers 400 InvalidInput",
     docs: r#"## What it flags
 A string that reads like a `$filter` (a key or Timestamp compared with `eq`, `ne`, `gt`, ...) but
-does not parse: an unterminated quote, a missing operand, a comparison with `null`, a number too
-large for Int32 without `L`, more than 15 comparisons. The finding points at the column.
+does not parse: an unterminated quote, a missing operand, a number too large for Int32 without
+`L`, more than 15 comparisons. The finding points at the column. A comparison with `null` is
+reported as TK106 (`eq-null`) instead.
 
 ## Why it is bad
 The service refuses the query with 400 InvalidInput, and some emulators answer it with an empty

@@ -1,0 +1,102 @@
+//! TK012 `missing-discriminator`: entity types sharing a table that nothing tells apart.
+
+use super::colliding_row_keys::{overlap, place};
+use super::{Check, Finding, Level, Rule};
+use crate::config::RuleOptions;
+use crate::lint::DesignSummary;
+
+/// The rule.
+pub static RULE: Rule = Rule {
+    code: "TK012",
+    name: "missing-discriminator",
+    default_level: Level::Warn,
+    summary: "several structs in one table, one without `entity_type`, and no key prefix that tells them apart",
+    docs: r#"## What it flags
+Two structs stored in the same table (names compared without case), at least one of them without
+`#[table(entity_type = "…")]`, when their keys don't tell them apart either: their RowKey
+prefixes (the literal text before the first placeholder) are equal, empty, or one starts with the
+other, and so are their PartitionKey prefixes. Types whose PartitionKeys start with distinct
+literals never share a partition and are not flagged. The finding is on the struct without
+`entity_type` (the later one when both lack it).
+
+## Why it is bad
+Table storage is schemaless: a query over a partition or the table returns whatever rows match,
+of every type. A reader that gets a row must decide which type it is. With neither a type
+property nor a type prefix in the key, it can only guess from which properties are present, and
+reading the row as the wrong type fails or, worse, succeeds with wrong defaults.
+
+## Example
+```rust
+#[table(name = "Staff", partition_key = "{department}", row_key = "{id}")]
+struct Employee { department: String, id: String }
+#[table(name = "Staff", partition_key = "{name}", row_key = "{name}")]
+struct Department { name: String }
+```
+
+## Fix
+Declare an `entity_type` on every struct stored in the table (`#[table(entity_type = "Employee")]`,
+stored in the `EntityType` property, with `version = N` to evolve it), or start each type's RowKey
+with a prefix of its own (`emp_{id}`, `dept_{name}`), or both.
+
+## From the guides
+Working with heterogeneous entity types: record the entity type in a property, or prepend it to
+the RowKey; include a version in the type to let clients evolve."#,
+    options: &[],
+    check: Check::Designs(check),
+};
+
+fn literal_prefix(text: &str) -> String {
+    table_derive_internals::template::parse(text)
+        .map(|t| t.literal_prefix().to_owned())
+        .unwrap_or_default()
+}
+
+fn check(designs: &[DesignSummary], _: &RuleOptions, out: &mut Vec<(usize, Finding)>) {
+    let mut reported = vec![false; designs.len()];
+    for (j, b) in designs.iter().enumerate() {
+        for (i, a) in designs[..j].iter().enumerate() {
+            if !a.table.eq_ignore_ascii_case(&b.table)
+                || (a.entity_type.is_some() && b.entity_type.is_some())
+            {
+                continue;
+            }
+            let apart = !overlap(&a.row_key_prefix, &b.row_key_prefix)
+                || !overlap(
+                    &literal_prefix(&a.partition_key),
+                    &literal_prefix(&b.partition_key),
+                );
+            if apart {
+                continue;
+            }
+            // On the one without a discriminator; the later one when both lack it.
+            let (at, this, other) = if b.entity_type.is_none() {
+                (j, b, a)
+            } else {
+                (i, a, b)
+            };
+            if std::mem::replace(&mut reported[at], true) {
+                continue;
+            }
+            out.push((
+                at,
+                Finding::at(
+                    this.start,
+                    this.end,
+                    format!(
+                        "`{}` shares table `{}` with `{}` ({}) but has no `entity_type`, and their RowKeys (`{}`, `{}`) start with no prefix that tells them apart: a reader can't tell which type a row is",
+                        this.ident,
+                        this.table,
+                        other.ident,
+                        place(other, this),
+                        this.row_key,
+                        other.row_key
+                    ),
+                    format!(
+                        "declare `#[table(entity_type = \"{}\")]` on each type in the table, or start each type's RowKey with a prefix of its own",
+                        this.ident
+                    ),
+                ),
+            ));
+        }
+    }
+}

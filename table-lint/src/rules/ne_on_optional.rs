@@ -1,0 +1,89 @@
+//! TK105 `ne-on-optional`: `ne` on a property some entities don't have.
+
+use table_runtime::query::{CompareOp, Expr, Target};
+
+use super::{Check, FilterContext, Finding, Level, Rule};
+
+/// The rule.
+pub static RULE: Rule = Rule {
+    code: "TK105",
+    name: "ne-on-optional",
+    default_level: Level::Warn,
+    summary: "`Prop ne …` on a property an `Option` field stores: entities without it never match",
+    docs: r#"## What it flags
+A `$filter` that compares a user property with `ne` (not under a `not`) when some struct of the
+run stores that property from an `Option` field, so entities whose field is `None` lack it:
+`Nickname ne 'Bob'` with `nickname: Option<String>`.
+
+## Why it is bad
+The service evaluates a comparison with a missing property as false, whatever the operator, and
+the runtime does the same. `Nickname ne 'Bob'` reads as "everyone but Bob", but it returns only
+the entities that have a nickname other than Bob; everyone without a nickname is silently left
+out. The filter can't ask for them either: the service refuses comparisons with `null`.
+
+## Example
+```rust
+Query::filter("PartitionKey eq 'Sales' and Nickname ne 'Bob'")
+```
+
+## Fix
+If entities without the property should match, write `not (Nickname eq 'Bob')`: the inner
+comparison is false for them, so the whole is true (as the runtime evaluates it). Or store a
+value for every entity (a non-`Option` field with a default such as `""`), or filter in the
+client.
+
+## From the guides
+The Table service is schemaless: entities of one table need not have the same properties, and a
+query compares only the properties an entity has (querying on properties, heterogeneous
+entities)."#,
+    options: &[],
+    check: Check::Filter(check),
+};
+
+/// The user properties compared with a plain `ne`.
+fn ne_properties(e: &Expr, negated: bool, out: &mut Vec<usize>) {
+    match e {
+        Expr::And(a, b) | Expr::Or(a, b) => {
+            ne_properties(a, negated, out);
+            ne_properties(b, negated, out);
+        }
+        Expr::Not(a) => ne_properties(a, !negated, out),
+        Expr::Compare {
+            target: Target::Property(i),
+            op: CompareOp::Ne,
+            ..
+        } if !negated && !out.contains(i) => out.push(*i),
+        _ => {}
+    }
+}
+
+fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
+    let mut indexes = Vec::new();
+    ne_properties(&ctx.filter.expr, false, &mut indexes);
+    for i in indexes {
+        let Some(property) = ctx.filter.properties.get(i) else {
+            continue;
+        };
+        let owners: Vec<String> = ctx
+            .designs
+            .iter()
+            .filter(|d| d.optional_properties.iter().any(|p| p == property))
+            .map(|d| format!("`{}`", d.ident))
+            .collect();
+        if owners.is_empty() {
+            continue;
+        }
+        out.push(Finding::at(
+            ctx.site.start,
+            ctx.site.end,
+            format!(
+                "`{property} ne …` in `{}` never matches entities without `{property}`: {} stores it from an `Option` field, absent when `None`",
+                ctx.filter.text,
+                owners.join(", ")
+            ),
+            format!(
+                "write `not ({property} eq …)` if entities without it should match, or store a value for every entity"
+            ),
+        ));
+    }
+}

@@ -1,0 +1,86 @@
+//! TK104 `property-only-partition-filter`: a partition read whole to test other properties.
+
+use table_runtime::QueryClass;
+use table_runtime::query::{Expr, Target};
+
+use super::{Check, FilterContext, Finding, Level, Rule};
+
+/// The rule.
+pub static RULE: Rule = Rule {
+    code: "TK104",
+    name: "property-only-partition-filter",
+    default_level: Level::Note,
+    summary: "a partition scan that tests other properties: every entity of the partition is read",
+    docs: r#"## What it flags
+A `$filter` that the planner classes as a partition scan (a `PartitionKey eq`, no RowKey `eq` or
+range) and that compares properties other than the keys: user properties or `Timestamp`.
+`PartitionKey eq 'Sales' and LastName eq 'Smith'`. A bare `PartitionKey eq 'Sales'`, which reads
+the partition because it wants all of it, is not flagged. This is a note: a partition scan is
+often fine for small partitions.
+
+## Why it is bad
+Only the PartitionKey and RowKey are indexed. To find the entities whose other properties match,
+the service reads every entity of the partition and tests each, so the query costs as much as
+the partition is large, however few entities it returns, and is paged through continuation
+tokens once the partition is big.
+
+## Example
+```rust
+Query::filter("PartitionKey eq 'Sales' and LastName eq 'Smith'")
+```
+
+## Fix
+If the lookup is frequent or the partition large, keep an index copy keyed by the property and
+query that by RowKey: `#[table(index(name = "by_last_name", row_key = "lastname_{last_name}_{id}"))]`
+keeps the copy in the same partition (written in the entity's transaction), and the derive
+generates `by_last_name_range_by_last_name`, a range query that reads only the matching copies.
+
+## From the guides
+Query types: a partition scan is third best, after point and range queries; the intra-partition
+secondary index pattern for lookups by another property."#,
+    options: &[],
+    check: Check::Filter(check),
+};
+
+fn reads_timestamp(e: &Expr) -> bool {
+    match e {
+        Expr::And(a, b) | Expr::Or(a, b) => reads_timestamp(a) || reads_timestamp(b),
+        Expr::Not(a) => reads_timestamp(a),
+        Expr::Compare { target, .. } | Expr::IsTrue(target) => *target == Target::Timestamp,
+        Expr::Constant(_) => false,
+    }
+}
+
+fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
+    if ctx.plan.class != QueryClass::PartitionScan {
+        return;
+    }
+    let mut names: Vec<String> = ctx
+        .filter
+        .properties
+        .iter()
+        .map(|p| format!("`{p}`"))
+        .collect();
+    if reads_timestamp(&ctx.filter.expr) {
+        names.push("`Timestamp`".into());
+    }
+    if names.is_empty() {
+        return;
+    }
+    let partition = ctx
+        .plan
+        .partitions
+        .single()
+        .map(|p| format!(" `{p}`"))
+        .unwrap_or_default();
+    out.push(Finding::at(
+        ctx.site.start,
+        ctx.site.end,
+        format!(
+            "`{}` is a partition scan: every entity of partition{partition} is read to test {}",
+            ctx.filter.text,
+            names.join(", ")
+        ),
+        "if this lookup is frequent, keep an index copy keyed by the property and query it by RowKey",
+    ));
+}

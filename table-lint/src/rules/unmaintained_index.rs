@@ -1,0 +1,126 @@
+//! TK013 `unmaintained-index`: index copies that one write can't keep in step with the entity.
+
+use super::{Check, EntityContext, Finding, Level, Rule, RuleOption};
+
+/// The rule.
+pub static RULE: Rule = Rule {
+    code: "TK013",
+    name: "unmaintained-index",
+    default_level: Level::Warn,
+    summary: "an index in another partition not declared `eventual`, or more same-partition copies than one transaction holds",
+    docs: r#"## What it flags
+- An `index(...)` whose PartitionKey differs from the entity's (an inter-partition index)
+  and that is not declared `eventual`.
+- A design whose same-partition index copies, plus the entity itself, are more operations than
+  one entity group transaction takes (`max_operations`, 100 by default). A replace that changes a
+  copy's key adds a delete for the old copy too, so stay well below.
+
+## Why it is bad
+Only entities of one partition can be written in one transaction. The runtime writes the entity
+and its same-partition copies together, then each copy in another partition with a request of
+its own. If the process stops or a request fails in between, the index is missing the entity or
+points at its old values, and nothing repairs it. Declaring `eventual` says the design accepts
+this and maintains the copies by other means (a queue and an idempotent worker that rewrites
+them). Past the transaction limit, every write of the entity is refused.
+
+## Example
+```rust
+#[table(name = "Employees", partition_key = "{department}", row_key = "{id}")]
+#[table(index(name = "by_last_name", partition_key = "lastname_{department}", row_key = "{last_name}_{id}"))]
+```
+
+## Fix
+Declare the index `eventual` (`index(name = "by_last_name", ..., eventual)`) and repair copies from a
+queue as the eventually consistent transactions pattern describes, or keep the copy in the
+entity's own partition (drop its `partition_key`) so the transaction covers it. For too many
+same-partition copies, drop the ones no query needs or project them into fewer copies.
+
+## From the guides
+The inter-partition secondary index pattern, the eventually consistent transactions pattern, the
+intra-partition secondary index pattern (copies kept consistent with entity group transactions),
+and the limit of 100 operations per entity group transaction."#,
+    options: &[RuleOption {
+        name: "max_operations",
+        doc: "the most operations of one entity group transaction (default 100, the service's limit)",
+    }],
+    check: Check::Entity(check),
+};
+
+fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
+    let design = ctx.design;
+    let max = ctx.options.usize("max_operations", 100);
+    let mut same = 0;
+    for index in &design.indexes {
+        if index.same_partition(design) {
+            same += 1;
+            continue;
+        }
+        if !index.eventual {
+            let pk = index
+                .partition_key
+                .as_ref()
+                .map_or("", |k| k.template.text.as_str());
+            out.push(Finding::new(
+                index.name_span,
+                format!(
+                    "index `{}` is in another partition (`{pk}`) and not `eventual`: its copy is written after the entity's transaction, so a failure in between leaves it missing or stale",
+                    index.name
+                ),
+                "declare it `eventual` and repair copies from a queue, or drop its `partition_key` so the copy shares the entity's transaction",
+            ));
+        }
+    }
+    if same + 1 > max {
+        out.push(Finding::new(
+            design.span,
+            format!(
+                "`{}` has {same} same-partition index copies: with the entity that is {} operations, more than the {max} of one transaction, so every write is refused",
+                design.ident,
+                same + 1
+            ),
+            "drop the copies no query needs, or move some to another partition declared `eventual`",
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use table_derive_internals::Design;
+
+    #[test]
+    fn copies_past_the_transaction_limit() {
+        let d = Design::from_derive_input(
+            &syn::parse_str(
+                r#"#[table(name = "T", partition_key = "{p}", row_key = "r_{a}")]
+                #[table(index(name = "by_b", row_key = "b_{b}"))]
+                #[table(index(name = "by_c", row_key = "c_{c}"))]
+                struct S { p: String, a: u32, b: u32, c: u32 }"#,
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        let run = |toml: &str| {
+            let config = Config::parse(std::path::Path::new("t.toml"), toml).unwrap();
+            let options = config.options(&RULE);
+            let mut out = Vec::new();
+            check(
+                &EntityContext {
+                    design: &d,
+                    options: &options,
+                },
+                &mut out,
+            );
+            out
+        };
+        assert!(run("").is_empty());
+        let found = run("[rules]\nTK013 = { max_operations = 2 }\n");
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].message.contains("3 operations"),
+            "{}",
+            found[0].message
+        );
+    }
+}

@@ -1,0 +1,122 @@
+//! TK006 `unsortable-time`: a time written into a key at the wrong grain.
+
+use table_derive_internals::ast::TypeKind;
+use table_derive_internals::template::{Part, SegmentFormat};
+
+use super::keys::{self, KeyRole};
+use super::{Check, EntityContext, Finding, Level, Rule};
+
+/// The rule.
+pub static RULE: Rule = Rule {
+    code: "TK006",
+    name: "unsortable-time",
+    default_level: Level::Warn,
+    summary: "a day or hour bucket in a RowKey, or an instant (`iso`, ticks) in a PartitionKey: a time at the wrong grain",
+    docs: r#"## What it flags
+Every time format of a key has a fixed width and sorts in time order; this rule is about the
+grain, which can be wrong for the key it is in:
+
+- in a RowKey (the entity's or an index's), a time placeholder with the `date` or `hour`
+  format (`"{at:date}"`): a bucket where a row needs an instant;
+- in a PartitionKey (the entity's or an index's), a placeholder of an `OffsetDateTime` or
+  `DateTime` field written as an instant: the default format, `iso`, `ticks` or
+  `inverted_ticks` (`"{at}"`, `"{at:iso}"`).
+
+## Why it is bad
+A RowKey bucket gives every row of the same day or hour the same segment: they lose their order
+within the bucket (what follows decides it, not the time), and when nothing unique follows, two
+rows of one bucket get the same key and the second write fails or overwrites the first.
+
+A PartitionKey instant does the opposite: each instant is a partition of its own, so there are
+as many partitions as moments, none holds more than a handful of rows, nothing can be read as a
+range or written in one transaction, and the newest instant takes every insert.
+
+## Example
+```rust
+#[table(name = "Readings", partition_key = "{device_id}", row_key = "{taken_at:hour}")]
+#[table(name = "Sessions", partition_key = "{started_at:iso}", row_key = "{user_id}")]
+```
+
+## Fix
+In a RowKey, use an instant: `ticks` (oldest first) or `inverted_ticks` (newest first), followed
+by something unique if two rows can share an instant: `"{taken_at:inverted_ticks}_{reading_id}"`.
+In a PartitionKey, use a bucket after a distributing field: `"{device_id}_{taken_at:date}"`.
+
+## From the guides
+The log tail pattern (an inverted-ticks RowKey to read the newest rows first) and the key design
+practice of partitioning time series by device and date; sorting by RowKey within a
+partition."#,
+    options: &[],
+    check: Check::Entity(check),
+};
+
+fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
+    let design = ctx.design;
+    for k in keys::all(design) {
+        let parts = &k.key.template.parts;
+        for (i, part) in parts.iter().enumerate() {
+            let Part::Placeholder { field, format } = part else {
+                continue;
+            };
+            let Some(f) = design.field(field) else {
+                continue;
+            };
+            let is_time = f.kind == TypeKind::Time || format.is_time();
+            if !is_time {
+                continue;
+            }
+            let unique_after = parts[i + 1..]
+                .iter()
+                .any(|p| matches!(p, Part::Placeholder { .. }));
+            let (message, help) = match (k.role, format) {
+                (KeyRole::Row, SegmentFormat::Date | SegmentFormat::Hour) => {
+                    let (grain, article) = if *format == SegmentFormat::Date {
+                        ("day", "a")
+                    } else {
+                        ("hour", "an")
+                    };
+                    (
+                        format!(
+                            "`{{{field}:{}}}` in {} `{}` is {article} {grain} bucket: rows of one {grain} {}",
+                            format.spec(),
+                            k.label,
+                            k.key.template.text,
+                            if unique_after {
+                                "sort by what follows, not by time"
+                            } else {
+                                "get the same RowKey and collide"
+                            }
+                        ),
+                        format!(
+                            "write an instant: `{{{field}:ticks}}` (oldest first) or `{{{field}:inverted_ticks}}` (newest first)"
+                        ),
+                    )
+                }
+                (
+                    KeyRole::Partition,
+                    SegmentFormat::Default
+                    | SegmentFormat::Iso
+                    | SegmentFormat::Ticks
+                    | SegmentFormat::InvertedTicks,
+                ) if f.kind == TypeKind::Time => (
+                    format!(
+                        "`{{{field}{}}}` in {} `{}` is an instant: every moment gets a partition of its own",
+                        if *format == SegmentFormat::Default {
+                            String::new()
+                        } else {
+                            format!(":{}", format.spec())
+                        },
+                        k.label,
+                        k.key.template.text
+                    ),
+                    format!(
+                        "lead the PartitionKey with a field that spreads the load, then a bucket (`{{device_id}}_{{{field}:date}}` for a device), and keep the instant in the RowKey"
+                    ),
+                ),
+                _ => continue,
+            };
+            let (start, end) = keys::part_position(k.key, i);
+            out.push(Finding::at(start, end, message, help));
+        }
+    }
+}
