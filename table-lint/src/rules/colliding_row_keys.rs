@@ -19,9 +19,9 @@ pub static RULE: Rule = Rule {
 - Across structs: two structs stored in the same table (names compared without case) whose
   PartitionKey templates have the same shape (the template with field names erased, so
   `{department}` and `{name}` count as the same, since both can produce `Sales`) and whose RowKey
-  prefixes are equal or one starts with the other, like `""` and `"order_"`. When both structs
-  declare an `entity_type` and the two differ, the pair is left to the discriminator and not
-  reported. The finding is on the struct declared second.
+  prefixes are equal or one starts with the other, like `""` and `"order_"`. Different
+  `entity_type`s don't help: the keys can still be equal, and one entity still replaces the
+  other. The finding is on the struct declared second.
 
 ## Why it is bad
 PartitionKey and RowKey together are the identity of an entity. When two keys of different
@@ -73,11 +73,6 @@ fn check(designs: &[DesignSummary], _: &RuleOptions, out: &mut Vec<(usize, Findi
     for (j, b) in designs.iter().enumerate() {
         for a in &designs[..j] {
             if !a.table.eq_ignore_ascii_case(&b.table) {
-                continue;
-            }
-            if let (Some(ta), Some(tb)) = (&a.entity_type, &b.entity_type)
-                && ta != tb
-            {
                 continue;
             }
             let partition = shape(&b.partition_key);

@@ -12,7 +12,7 @@ pub static RULE: Rule = Rule {
     code: "TK009",
     name: "key-too-long",
     default_level: Level::Deny,
-    summary: "a key template whose longest value is over 1 KiB (`max_key_bytes`), or, when asked, one with no bound",
+    summary: "a key template whose longest value is over 1 KiB (`max_key_bytes`); a note for one with no bound",
     docs: r#"## What it flags
 A key template (the entity's keys or an index's) whose longest possible value is over
 `max_key_bytes` (1,024 by default), counting 2 bytes per UTF-16 code unit as the service does:
