@@ -171,9 +171,6 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
         filters: Vec::new(),
         file,
     };
-    if !might_matter(&outcome.file.text) {
-        return outcome;
-    }
     let path = outcome.file.path.clone();
     let parsed: Result<Scan, syn::Error> = scan::scan(&outcome.file.text);
     let scan = match parsed {
@@ -293,15 +290,44 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
 }
 
 fn check_all(files: Vec<SourceFile>, config: &Config) -> Vec<FileOutcome> {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let threads = config.threads.unwrap_or(cores).clamp(1, files.len().max(1));
-    if threads == 1 {
-        return files.into_iter().map(|f| check_file(f, config)).collect();
+    // Files without a relevant word are settled here, in one cheap pass; threads are started
+    // only for the files that have to be lexed.
+    let mut outcomes: Vec<(usize, FileOutcome)> = Vec::with_capacity(files.len());
+    let mut relevant: Vec<(usize, SourceFile)> = Vec::new();
+    for (i, file) in files.into_iter().enumerate() {
+        if might_matter(&file.text) {
+            relevant.push((i, file));
+        } else {
+            outcomes.push((
+                i,
+                FileOutcome {
+                    findings: Vec::new(),
+                    designs: Vec::new(),
+                    filters: Vec::new(),
+                    file,
+                },
+            ));
+        }
     }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = config
+        .threads
+        .unwrap_or(cores)
+        .clamp(1, relevant.len().max(1));
+    if threads == 1 {
+        outcomes.extend(
+            relevant
+                .into_iter()
+                .map(|(i, f)| (i, check_file(f, config))),
+        );
+        outcomes.sort_by_key(|(i, _)| *i);
+        return outcomes.into_iter().map(|(_, o)| o).collect();
+    }
+    let files = relevant;
     // Deal files round-robin so big and small files spread over the threads.
     let mut chunks: Vec<Vec<(usize, SourceFile)>> = (0..threads).map(|_| Vec::new()).collect();
-    for (i, f) in files.into_iter().enumerate() {
-        chunks[i % threads].push((i, f));
+    for (n, (i, f)) in files.into_iter().enumerate() {
+        chunks[n % threads].push((i, f));
     }
     let mut results: Vec<(usize, FileOutcome)> = std::thread::scope(|s| {
         let handles: Vec<_> = chunks
@@ -320,6 +346,7 @@ fn check_all(files: Vec<SourceFile>, config: &Config) -> Vec<FileOutcome> {
             .flat_map(|h| h.join().unwrap_or_default())
             .collect()
     });
+    results.extend(outcomes);
     results.sort_by_key(|(i, _)| *i);
     results.into_iter().map(|(_, o)| o).collect()
 }
