@@ -11,7 +11,7 @@ use table_lint::lint::lint_paths;
 
 /// Writes `files` files of `per_file` annotated structs and filters each; returns the folder.
 fn corpus(files: usize, per_file: usize) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("table-lint-bench-v2-{files}-{per_file}"));
+    let dir = std::env::temp_dir().join(format!("table-lint-bench-v3-{files}-{per_file}"));
     if dir.join("done").exists() {
         return dir;
     }
@@ -24,14 +24,17 @@ fn corpus(files: usize, per_file: usize) -> PathBuf {
             text.push_str(&format!(
                 r#"/// Entity {f}-{s}.
 #[derive(Debug, Clone, TableEntity)]
-#[table(name = "Table{f}x{s}", partition_key = "{{tenant_id}}_{{device_id}}", row_key = "r_{{taken_at:inverted_ticks}}_{{seq:06}}")]
-#[table(index(name = "by_site", row_key = "site_{{site}}_{{seq:06}}"))]
+#[table(name = "Table{f}x{s}", partition_key = "{{tenant_id}}_{{device_id}}", row_key = "r_{{taken_at:inverted_ticks}}_{{seq:010}}")]
+#[table(index(name = "by_site", row_key = "site_{{site}}_{{seq:010}}"))]
 #[table(rename_all = "PascalCase")]
 pub struct Reading{f}x{s} {{
+    #[table(max_len = 64)]
     pub tenant_id: String,
+    #[table(max_len = 64)]
     pub device_id: String,
     pub taken_at: OffsetDateTime,
     pub seq: u32,
+    #[table(max_len = 64)]
     pub site: String,
     pub temperature: f64,
     pub humidity: f64,
