@@ -23,8 +23,6 @@ pub struct Report {
     pub diagnostics: Vec<Diagnostic>,
     /// Files linted.
     pub files: usize,
-    /// Lines linted.
-    pub lines: usize,
     /// The text of every file with a finding, for renderers that quote the source.
     pub sources: BTreeMap<PathBuf, Arc<String>>,
 }
@@ -142,12 +140,6 @@ fn might_matter(text: &str) -> bool {
         })
         .iter()
         .any(|f| f.find(text.as_bytes()).is_some())
-}
-
-/// Lines in a text, counted a byte at a time (which vectorises).
-fn count_lines(text: &str) -> usize {
-    let newlines = text.bytes().filter(|&b| b == b'\n').count();
-    newlines + usize::from(!text.is_empty() && !text.ends_with('\n'))
 }
 
 fn allowed(allows: &mut [(String, Position, Position, bool)], rule: &Rule) -> bool {
@@ -445,7 +437,6 @@ fn push_capped(
 pub fn lint_sources(files: Vec<SourceFile>, config: &Config) -> Report {
     let mut report = Report {
         files: files.len(),
-        lines: files.iter().map(|f| count_lines(&f.text)).sum(),
         ..Report::default()
     };
     let outcomes = check_all(files, config);
