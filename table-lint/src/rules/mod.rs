@@ -130,6 +130,22 @@ pub struct FilterContext<'a> {
     pub designs: &'a [DesignSummary],
 }
 
+impl FilterContext<'_> {
+    /// `` `p` `` for the single partition the filter fixes, with a leading space; empty if none.
+    pub fn partition_label(&self) -> String {
+        self.plan
+            .partitions
+            .single()
+            .map(|p| format!(" `{p}`"))
+            .unwrap_or_default()
+    }
+
+    /// A finding on the filter's literal.
+    pub fn finding(&self, message: impl Into<String>, help: impl Into<String>) -> Finding {
+        Finding::at(self.site.start, self.site.end, message, help)
+    }
+}
+
 /// One finding of a rule, before levels and suppressions apply.
 #[derive(Debug, Clone)]
 pub struct Finding {

@@ -66,15 +66,8 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
     if ctx.plan.class != QueryClass::PartitionScan || !or_on_row_key(&ctx.filter.expr) {
         return;
     }
-    let partition = ctx
-        .plan
-        .partitions
-        .single()
-        .map(|p| format!(" `{p}`"))
-        .unwrap_or_default();
-    out.push(Finding::at(
-        ctx.site.start,
-        ctx.site.end,
+    let partition = ctx.partition_label();
+    out.push(ctx.finding(
         format!(
             "`{}` joins RowKey comparisons with `or`: the service reads the whole partition{partition}, not the rows named",
             ctx.filter.text

@@ -67,15 +67,8 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
     if names.is_empty() {
         return;
     }
-    let partition = ctx
-        .plan
-        .partitions
-        .single()
-        .map(|p| format!(" `{p}`"))
-        .unwrap_or_default();
-    out.push(Finding::at(
-        ctx.site.start,
-        ctx.site.end,
+    let partition = ctx.partition_label();
+    out.push(ctx.finding(
         format!(
             "`{}` is a partition scan: every entity of partition{partition} is read to test {}",
             ctx.filter.text,
