@@ -18,8 +18,11 @@ use crate::backend::Backend;
 use crate::batch::BatchOperation;
 use crate::entity::{ETag, Entity, IfMatch};
 use crate::error::{ErrorCode, StoreError};
+use crate::index::maintain::{IndexJob, IndexQueue};
+use crate::index::{Keys, copies_of, has_cross_partition_copies};
 use crate::query::keyed::KeyQuery;
 use crate::query::{Continuation, Query};
+use crate::queue::Receipt;
 use crate::typed::TableEntity;
 
 /// Attempts of a read-modify-write before a concurrent writer wins.
@@ -28,6 +31,8 @@ pub const MAX_ATTEMPTS: usize = 8;
 /// A typed handle over the table of `T`.
 pub struct Table<'b, B: Backend, T: TableEntity> {
     backend: &'b B,
+    name: std::borrow::Cow<'static, str>,
+    index_queue: Option<&'b IndexQueue>,
     _entity: PhantomData<fn() -> T>,
 }
 
@@ -44,58 +49,131 @@ fn refused(message: String) -> StoreError {
     StoreError::new(ErrorCode::InvalidInput, message)
 }
 
+/// The entity, its same-partition copies and the keys of its other-partition copies.
+struct Planned {
+    entity: Entity,
+    same: Vec<Entity>,
+    other: Vec<Keys>,
+}
+
+/// How a write treats an existing entity.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum WriteMode {
+    /// Insert or replace.
+    Upsert,
+    /// Replace; the entity must exist.
+    Replace,
+    /// Merge into the existing entity; it must exist.
+    Merge,
+}
+
 impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
     /// The handle for `T`'s table on `backend`.
     pub fn new(backend: &'b B) -> Self {
         Table {
             backend,
+            name: std::borrow::Cow::Borrowed(T::TABLE),
+            index_queue: None,
             _entity: PhantomData,
         }
     }
 
-    /// Creates the table.
-    pub async fn create(&self) -> Result<(), StoreError> {
-        self.backend.create_table(T::TABLE).await
+    /// The handle for `T` stored in the table `name` instead of `T::TABLE`: one design in
+    /// several tables, such as a table per period (the high-volume delete pattern) or an
+    /// archive table.
+    pub fn named(backend: &'b B, name: impl Into<String>) -> Self {
+        Table {
+            backend,
+            name: std::borrow::Cow::Owned(name.into()),
+            index_queue: None,
+            _entity: PhantomData,
+        }
     }
 
-    /// The entity and its same-partition copies, checked to fit one transaction.
-    fn entity_and_copies(value: &T) -> Result<(Entity, Vec<Entity>, Vec<Entity>), StoreError> {
+    /// The same handle, keeping copies in other partitions through `queue` (see
+    /// [`crate::index::maintain`]). A type with such copies can't be written without one;
+    /// an [`IndexWorker`](crate::index::maintain::IndexWorker) on the same queue applies them.
+    pub fn with_index_queue(mut self, queue: &'b IndexQueue) -> Self {
+        self.index_queue = Some(queue);
+        self
+    }
+
+    /// The name of the table this handle reads and writes.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The backend this handle runs on.
+    pub fn backend(&self) -> &'b B {
+        self.backend
+    }
+
+    /// Creates the table.
+    pub async fn create(&self) -> Result<(), StoreError> {
+        self.backend.create_table(&self.name).await
+    }
+
+    /// The entity and its copies, the same-partition ones checked to fit one transaction.
+    fn plan(&self, value: &T) -> Result<Planned, StoreError> {
         let entity = value.to_entity()?;
-        let (same, other): (Vec<_>, Vec<_>) = value
-            .index_entities()?
+        let (same, other): (Vec<_>, Vec<_>) = copies_of(value)?
             .into_iter()
             .partition(|c| c.index.same_partition);
         if same.len() + 1 > 100 {
             return Err(refused(format!(
                 "`{}` has {} same-partition index copies: with the entity that is more than the 100 operations of one transaction",
-                T::TABLE,
+                self.name,
                 same.len()
             )));
         }
-        Ok((
+        if !other.is_empty() && self.index_queue.is_none() {
+            let names: Vec<&str> = other.iter().map(|c| c.index.name).collect();
+            return Err(refused(format!(
+                "`{}` has index copies in other partitions ({}): give the table an index queue (`Table::with_index_queue`) so a worker keeps them",
+                self.name,
+                names.join(", ")
+            )));
+        }
+        Ok(Planned {
             entity,
-            same.into_iter().map(|c| c.entity).collect(),
-            other.into_iter().map(|c| c.entity).collect(),
+            same: same.into_iter().map(|c| c.entity).collect(),
+            other: other.iter().map(|c| Keys::of(&c.entity)).collect(),
+        })
+    }
+
+    /// Announces a change of the entity's other-partition copies: a hidden job, shown by
+    /// [`Self::finish_job`] once the entity is written.
+    fn announce(&self, entity: &Entity, previous: Vec<Keys>) -> Option<Receipt> {
+        let queue = self.index_queue?;
+        if !has_cross_partition_copies::<T>() {
+            return None;
+        }
+        Some(queue.send_hidden(
+            IndexJob {
+                table: self.name.to_string(),
+                entity: Keys::of(entity),
+                previous,
+            },
+            queue.options().visibility_timeout,
         ))
     }
 
-    async fn write_other_partitions(&self, copies: Vec<Entity>) -> Result<(), StoreError> {
-        for copy in copies {
-            self.backend
-                .write(T::TABLE, BatchOperation::UpsertReplace(copy))
-                .await?;
-        }
-        Ok(())
+    /// Shows the job if the write may have happened; withdraws it if the service refused it.
+    fn finish_job<R>(&self, receipt: Option<Receipt>, outcome: &Result<R, StoreError>) {
+        let (Some(queue), Some(receipt)) = (self.index_queue, receipt) else {
+            return;
+        };
+        let refused = matches!(outcome, Err(e) if (400..500).contains(&e.status));
+        // The receipt is fresh and only this writer holds it; if it was lost anyway the job
+        // shows itself when its hiding time ends.
+        let _ = if refused {
+            queue.delete(&receipt)
+        } else {
+            queue.show(&receipt)
+        };
     }
 
-    /// Inserts a value with its same-partition index copies in one transaction
-    /// (`EntityAlreadyExists` if it exists). Copies in other partitions are written after it.
-    pub async fn insert(&self, value: &T) -> Result<ETag, StoreError> {
-        let (entity, same, other) = Self::entity_and_copies(value)?;
-        let mut ops = vec![BatchOperation::Insert(entity)];
-        ops.extend(same.into_iter().map(BatchOperation::UpsertReplace));
-        let results = self.backend.execute_batch(T::TABLE, ops).await?;
-        self.write_other_partitions(other).await?;
+    fn first_etag(results: Vec<crate::store::BatchResult>) -> Result<ETag, StoreError> {
         results
             .into_iter()
             .next()
@@ -103,75 +181,125 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
             .ok_or_else(|| refused("the transaction returned no ETag".into()))
     }
 
+    /// Inserts a value with its same-partition index copies in one transaction
+    /// (`EntityAlreadyExists` if it exists). Copies in other partitions follow through the
+    /// index queue.
+    pub async fn insert(&self, value: &T) -> Result<ETag, StoreError> {
+        let Planned { entity, same, .. } = self.plan(value)?;
+        let job = self.announce(&entity, Vec::new());
+        let mut ops = vec![BatchOperation::Insert(entity)];
+        ops.extend(same.into_iter().map(BatchOperation::UpsertReplace));
+        let outcome = self.backend.execute_batch(&self.name, ops).await;
+        self.finish_job(job, &outcome);
+        Self::first_etag(outcome?)
+    }
+
     /// Writes a value whether or not it exists, keeping its index copies current.
     pub async fn upsert(&self, value: &T) -> Result<ETag, StoreError> {
-        self.replace_or_insert(value, None).await
+        self.write_existing(value, WriteMode::Upsert, IfMatch::Any)
+            .await
     }
 
     /// Replaces an existing value (with `if_match`), keeping its index copies current: a copy
     /// whose keys changed is removed in the same transaction.
     pub async fn replace(&self, value: &T, if_match: IfMatch) -> Result<ETag, StoreError> {
-        self.replace_or_insert(value, Some(if_match)).await
+        self.write_existing(value, WriteMode::Replace, if_match)
+            .await
     }
 
-    async fn replace_or_insert(
+    /// Merges a value into the stored entity (with `if_match`): properties the value does not
+    /// write stay as stored. Index copies are computed from the merged result and kept current
+    /// like [`Table::replace`] does.
+    pub async fn merge(&self, value: &T, if_match: IfMatch) -> Result<ETag, StoreError> {
+        self.write_existing(value, WriteMode::Merge, if_match).await
+    }
+
+    async fn write_existing(
         &self,
         value: &T,
-        if_match: Option<IfMatch>,
+        mode: WriteMode,
+        if_match: IfMatch,
     ) -> Result<ETag, StoreError> {
-        let (entity, same, other) = Self::entity_and_copies(value)?;
+        let planned = self.plan(value)?;
+        let pinned = matches!(if_match, IfMatch::ETag(_));
+        // Without copies there is nothing to read first: one operation does it.
+        if T::INDEXES.is_empty() {
+            let op = match mode {
+                WriteMode::Upsert => BatchOperation::UpsertReplace(planned.entity),
+                WriteMode::Replace => BatchOperation::Replace(planned.entity, if_match),
+                WriteMode::Merge => BatchOperation::Merge(planned.entity, if_match),
+            };
+            let written = self.backend.write(&self.name, op).await?;
+            return Ok(written.etag);
+        }
         for _ in 0..MAX_ATTEMPTS {
-            // The copies of the stored version, to remove those whose keys change.
+            let keys = Keys::of(&planned.entity);
             let stored = match self
                 .backend
-                .get(T::TABLE, &entity.partition_key, &entity.row_key, None)
+                .get(&self.name, &keys.partition_key, &keys.row_key, None)
                 .await
             {
                 Ok(e) => Some(e),
-                Err(e) if e.code == ErrorCode::ResourceNotFound && if_match.is_none() => None,
+                Err(e) if e.code == ErrorCode::ResourceNotFound && mode == WriteMode::Upsert => {
+                    None
+                }
                 Err(e) => return Err(e),
             };
-            let stale: Vec<(String, String)> = match &stored {
-                Some(old) => match T::from_entity(old).and_then(|v| v.index_entities()) {
-                    Ok(copies) => copies
-                        .into_iter()
-                        .filter(|c| c.index.same_partition)
-                        .map(|c| (c.entity.partition_key, c.entity.row_key))
-                        .filter(|k| {
-                            !same
-                                .iter()
-                                .any(|n| n.partition_key == k.0 && n.row_key == k.1)
-                        })
-                        .collect(),
-                    // A stored entity this type can't read has no copies it knows of.
-                    Err(_) => Vec::new(),
-                },
+            // A merge's copies come from the merged entity, not from the value alone.
+            let (same, other) = match (&stored, mode) {
+                (Some(old), WriteMode::Merge) => {
+                    let mut merged = old.clone();
+                    merged.properties.extend(planned.entity.properties.clone());
+                    let full = self.plan(&T::from_entity(&merged)?)?;
+                    (full.same, full.other)
+                }
+                _ => (planned.same.clone(), planned.other.clone()),
+            };
+            let old_copies: Vec<(bool, Keys)> = match &stored {
+                // A stored entity this type can't read has no copies it knows of.
+                Some(old) => T::from_entity(old)
+                    .ok()
+                    .and_then(|v| copies_of(&v).ok())
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|c| (c.index.same_partition, Keys::of(&c.entity)))
+                    .collect(),
                 None => Vec::new(),
             };
+            let stale_same: Vec<Keys> = old_copies
+                .iter()
+                .filter(|(same_partition, k)| {
+                    *same_partition && !same.iter().any(|n| Keys::of(n) == *k)
+                })
+                .map(|(_, k)| k.clone())
+                .collect();
+            let previous_other: Vec<Keys> = old_copies
+                .into_iter()
+                .filter(|(same_partition, k)| !*same_partition && !other.contains(k))
+                .map(|(_, k)| k)
+                .collect();
             let condition = match (&if_match, &stored) {
-                (Some(IfMatch::ETag(e)), _) => IfMatch::ETag(e.clone()),
+                (IfMatch::ETag(e), _) => IfMatch::ETag(e.clone()),
                 (_, Some(old)) => old.etag.clone().map_or(IfMatch::Any, IfMatch::ETag),
                 (_, None) => IfMatch::Any,
             };
-            let mut ops = vec![match stored {
-                Some(_) => BatchOperation::Replace(entity.clone(), condition),
-                None => BatchOperation::Insert(entity.clone()),
+            let entity = planned.entity.clone();
+            let mut ops = vec![match (&stored, mode) {
+                (None, _) => BatchOperation::Insert(entity),
+                (Some(_), WriteMode::Merge) => BatchOperation::Merge(entity, condition),
+                (Some(_), _) => BatchOperation::Replace(entity, condition),
             }];
-            ops.extend(same.iter().cloned().map(BatchOperation::UpsertReplace));
-            ops.extend(stale.into_iter().map(|(pk, rk)| BatchOperation::Delete {
-                partition_key: pk,
-                row_key: rk,
+            ops.extend(same.into_iter().map(BatchOperation::UpsertReplace));
+            ops.extend(stale_same.into_iter().map(|k| BatchOperation::Delete {
+                partition_key: k.partition_key,
+                row_key: k.row_key,
                 if_match: IfMatch::Any,
             }));
-            match self.backend.execute_batch(T::TABLE, ops).await {
-                Ok(results) => {
-                    self.write_other_partitions(other).await?;
-                    return results
-                        .into_iter()
-                        .next()
-                        .and_then(|r| r.etag)
-                        .ok_or_else(|| refused("the transaction returned no ETag".into()));
-                }
+            let job = self.announce(&planned.entity, previous_other);
+            let outcome = self.backend.execute_batch(&self.name, ops).await;
+            self.finish_job(job, &outcome);
+            match outcome {
+                Ok(results) => return Self::first_etag(results),
                 // Someone changed the entity between the read and the write: read again,
                 // unless the caller asked for a specific version.
                 Err(e)
@@ -180,7 +308,7 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
                         ErrorCode::UpdateConditionNotSatisfied
                             | ErrorCode::EntityAlreadyExists
                             | ErrorCode::ResourceNotFound
-                    ) && !matches!(if_match, Some(IfMatch::ETag(_))) =>
+                    ) && !pinned =>
                 {
                     continue;
                 }
@@ -191,44 +319,66 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
             ErrorCode::UpdateConditionNotSatisfied,
             format!(
                 "`{}` kept changing: gave up after {MAX_ATTEMPTS} attempts",
-                T::TABLE
+                self.name
             ),
         ))
     }
 
-    /// Deletes a value and every index copy of it (same-partition copies in one transaction).
+    /// Deletes a value and every index copy of it: the entity and its same-partition copies in
+    /// one transaction, copies in other partitions through the index queue.
     pub async fn delete(&self, value: &T, if_match: IfMatch) -> Result<(), StoreError> {
-        let (entity, same, other) = Self::entity_and_copies(value)?;
-        let mut ops = vec![BatchOperation::Delete {
-            partition_key: entity.partition_key,
-            row_key: entity.row_key,
-            if_match,
-        }];
-        ops.extend(same.into_iter().map(|c| BatchOperation::Delete {
-            partition_key: c.partition_key,
-            row_key: c.row_key,
-            if_match: IfMatch::Any,
-        }));
-        self.backend.execute_batch(T::TABLE, ops).await?;
-        for copy in other {
-            match self
+        let Planned {
+            entity,
+            same,
+            mut other,
+        } = self.plan(value)?;
+        let keys = Keys::of(&entity);
+        let mut same: Vec<Keys> = same.iter().map(Keys::of).collect();
+        // The stored version may have copies the given value no longer has.
+        if !T::INDEXES.is_empty()
+            && let Ok(stored) = self
                 .backend
-                .write(
-                    T::TABLE,
-                    BatchOperation::Delete {
-                        partition_key: copy.partition_key,
-                        row_key: copy.row_key,
-                        if_match: IfMatch::Any,
-                    },
-                )
+                .get(&self.name, &keys.partition_key, &keys.row_key, None)
                 .await
-            {
-                Ok(_) => {}
-                Err(e) if e.code == ErrorCode::ResourceNotFound => {}
-                Err(e) => return Err(e),
+            && let Ok(copies) = T::from_entity(&stored).and_then(|v| copies_of(&v))
+        {
+            for c in copies {
+                let k = Keys::of(&c.entity);
+                let list = if c.index.same_partition {
+                    &mut same
+                } else {
+                    &mut other
+                };
+                if !list.contains(&k) {
+                    list.push(k);
+                }
             }
         }
-        Ok(())
+        let mut ops = vec![BatchOperation::Delete {
+            partition_key: keys.partition_key,
+            row_key: keys.row_key,
+            if_match,
+        }];
+        // Delete-if-exists is not a transaction operation: a copy that is already gone would
+        // fail the whole delete, so only copies present are named.
+        for k in same {
+            if self
+                .backend
+                .get(&self.name, &k.partition_key, &k.row_key, Some(Vec::new()))
+                .await
+                .is_ok()
+            {
+                ops.push(BatchOperation::Delete {
+                    partition_key: k.partition_key,
+                    row_key: k.row_key,
+                    if_match: IfMatch::Any,
+                });
+            }
+        }
+        let job = self.announce(&entity, other);
+        let outcome = self.backend.execute_batch(&self.name, ops).await;
+        self.finish_job(job, &outcome);
+        outcome.map(|_| ())
     }
 
     /// Reads one value by its keys.
@@ -237,7 +387,7 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
             .then(|| T::PROPERTIES.iter().map(|p| (*p).to_owned()).collect());
         let mut entity = self
             .backend
-            .get(T::TABLE, partition_key, row_key, select)
+            .get(&self.name, partition_key, row_key, select)
             .await?;
         entity.partition_key = partition_key.to_owned();
         entity.row_key = row_key.to_owned();
@@ -268,7 +418,7 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
     ) -> Result<TypedPage<T>, StoreError> {
         let page = self
             .backend
-            .query_page(T::TABLE, &Self::to_query(query, continuation)?)
+            .query_page(&self.name, &Self::to_query(query, continuation)?)
             .await?;
         let items = page
             .entities
@@ -346,7 +496,7 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
     ) -> Result<usize, StoreError> {
         let n = batch.len();
         self.backend
-            .execute_batch(T::TABLE, batch)
+            .execute_batch(&self.name, batch)
             .await
             .map_err(|mut e| {
                 e.message = format!(
