@@ -19,7 +19,7 @@ use crate::batch::BatchOperation;
 use crate::entity::{ETag, Entity, IfMatch};
 use crate::error::{ErrorCode, StoreError};
 use crate::index::maintain::{IndexJob, IndexQueue};
-use crate::index::{Keys, copies_of, has_cross_partition_copies};
+use crate::index::{Keys, copies_of};
 use crate::query::keyed::KeyQuery;
 use crate::query::{Continuation, Query};
 use crate::queue::Receipt;
@@ -143,9 +143,9 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
 
     /// Announces a change of the entity's other-partition copies: a hidden job, shown by
     /// [`Self::finish_job`] once the entity is written.
-    fn announce(&self, entity: &Entity, previous: Vec<Keys>) -> Option<Receipt> {
+    fn announce(&self, entity: &Entity, cross: bool, previous: Vec<Keys>) -> Option<Receipt> {
         let queue = self.index_queue?;
-        if !has_cross_partition_copies::<T>() {
+        if !cross && previous.is_empty() {
             return None;
         }
         Some(queue.send_hidden(
@@ -185,8 +185,12 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
     /// (`EntityAlreadyExists` if it exists). Copies in other partitions follow through the
     /// index queue.
     pub async fn insert(&self, value: &T) -> Result<ETag, StoreError> {
-        let Planned { entity, same, .. } = self.plan(value)?;
-        let job = self.announce(&entity, Vec::new());
+        let Planned {
+            entity,
+            same,
+            other,
+        } = self.plan(value)?;
+        let job = self.announce(&entity, !other.is_empty(), Vec::new());
         let mut ops = vec![BatchOperation::Insert(entity)];
         ops.extend(same.into_iter().map(BatchOperation::UpsertReplace));
         let outcome = self.backend.execute_batch(&self.name, ops).await;
@@ -223,7 +227,7 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
         let planned = self.plan(value)?;
         let pinned = matches!(if_match, IfMatch::ETag(_));
         // Without copies there is nothing to read first: one operation does it.
-        if T::INDEXES.is_empty() {
+        if planned.same.is_empty() && planned.other.is_empty() && T::INDEXES.is_empty() {
             let op = match mode {
                 WriteMode::Upsert => BatchOperation::UpsertReplace(planned.entity),
                 WriteMode::Replace => BatchOperation::Replace(planned.entity, if_match),
@@ -295,7 +299,7 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
                 row_key: k.row_key,
                 if_match: IfMatch::Any,
             }));
-            let job = self.announce(&planned.entity, previous_other);
+            let job = self.announce(&planned.entity, !other.is_empty(), previous_other);
             let outcome = self.backend.execute_batch(&self.name, ops).await;
             self.finish_job(job, &outcome);
             match outcome {
@@ -335,7 +339,7 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
         let keys = Keys::of(&entity);
         let mut same: Vec<Keys> = same.iter().map(Keys::of).collect();
         // The stored version may have copies the given value no longer has.
-        if !T::INDEXES.is_empty()
+        if (!T::INDEXES.is_empty() || !same.is_empty() || !other.is_empty())
             && let Ok(stored) = self
                 .backend
                 .get(&self.name, &keys.partition_key, &keys.row_key, None)
@@ -375,7 +379,7 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
                 });
             }
         }
-        let job = self.announce(&entity, other);
+        let job = self.announce(&entity, !other.is_empty(), other);
         let outcome = self.backend.execute_batch(&self.name, ops).await;
         self.finish_job(job, &outcome);
         outcome.map(|_| ())
@@ -452,6 +456,20 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
         }
     }
 
+    /// The results of a typed query one value at a time, fetching the next page when one
+    /// runs out (an async iterator: call [`QueryStream::next`] until it gives `None`).
+    pub fn stream(&self, query: &KeyQuery) -> QueryStream<'_, 'b, B, T> {
+        QueryStream {
+            table: self,
+            query: query.clone(),
+            buffered: std::collections::VecDeque::new(),
+            continuation: None,
+            started: false,
+            yielded: 0,
+            failed: false,
+        }
+    }
+
     /// Loads many values in per-partition transactions of at most 100 operations and 4 MiB.
     /// **Not atomic across transactions**: a failure leaves earlier transactions written; the
     /// error says how many values were written before it. Index copies are not written (use
@@ -506,5 +524,58 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
                 e
             })?;
         Ok(n)
+    }
+}
+
+/// Values of a typed query, page after page; see [`Table::stream`].
+pub struct QueryStream<'t, 'b, B: Backend, T: TableEntity> {
+    table: &'t Table<'b, B, T>,
+    query: KeyQuery,
+    buffered: std::collections::VecDeque<T>,
+    continuation: Option<Continuation>,
+    started: bool,
+    yielded: usize,
+    failed: bool,
+}
+
+impl<B: Backend, T: TableEntity> QueryStream<'_, '_, B, T> {
+    /// The next value, `None` at the end. After an error the stream ends.
+    pub async fn next(&mut self) -> Option<Result<T, StoreError>> {
+        if self.failed
+            || self
+                .query
+                .top_count()
+                .is_some_and(|top| self.yielded >= top)
+        {
+            return None;
+        }
+        while self.buffered.is_empty() {
+            if self.started && self.continuation.is_none() {
+                return None;
+            }
+            self.started = true;
+            match self
+                .table
+                .query_page(&self.query, self.continuation.take())
+                .await
+            {
+                Ok(page) => {
+                    self.buffered.extend(page.items);
+                    self.continuation = page.continuation;
+                }
+                Err(e) => {
+                    self.failed = true;
+                    return Some(Err(e));
+                }
+            }
+        }
+        self.yielded += 1;
+        self.buffered.pop_front().map(Ok)
+    }
+
+    /// Where the stream would continue after the values already fetched: store it to resume
+    /// with [`Table::query_page`] after a restart. `None` once the last page was fetched.
+    pub fn continuation(&self) -> Option<&Continuation> {
+        self.continuation.as_ref()
     }
 }

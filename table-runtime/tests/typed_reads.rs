@@ -1,0 +1,167 @@
+//! Typed reads: a stream that follows continuations, merges that keep other properties,
+//! heterogeneous partitions read into an enum with unknown types reported.
+
+use pollster::block_on;
+use table_runtime::typed::ConversionError;
+use table_runtime::{Entity, ErrorCode, IfMatch, Store, StoreOptions, Table, TableEntity};
+
+#[derive(Debug, Clone, PartialEq, TableEntity)]
+#[table(name = "Log", partition_key = "{device}", row_key = "r_{seq:08}")]
+#[table(entity_type = "Reading")]
+struct Reading {
+    #[table(max_len = 16)]
+    device: String,
+    seq: u32,
+    value: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, TableEntity)]
+#[table(name = "Log", partition_key = "{device}", row_key = "info")]
+#[table(entity_type = "Device")]
+#[table(allow(TK002, reason = "the device's own row beside its readings"))]
+struct Device {
+    #[table(max_len = 16)]
+    device: String,
+    model: String,
+}
+
+#[derive(Debug, Clone, PartialEq, TableEntity)]
+enum LogEntity {
+    Reading(Reading),
+    Device(Device),
+}
+
+fn store_with(n: u32, page: usize) -> Store {
+    let store = Store::with_options(StoreOptions {
+        limits: table_runtime::Limits {
+            max_page_size: page,
+            ..table_runtime::Limits::default()
+        },
+        ..StoreOptions::default()
+    });
+    store.create_table("Log").unwrap();
+    let table = Table::<_, Reading>::new(&store);
+    let values: Vec<Reading> = (0..n)
+        .map(|seq| Reading {
+            device: "d1".into(),
+            seq,
+            value: f64::from(seq),
+        })
+        .collect();
+    block_on(table.bulk_insert_non_atomic(&values)).unwrap();
+    store
+}
+
+#[test]
+fn the_stream_follows_continuations_and_stops_at_top() {
+    let store = store_with(25, 10);
+    let table = Table::<_, Reading>::new(&store);
+    let query = Reading::partition_query("d1").unwrap();
+    let mut stream = table.stream(&query);
+    let mut seqs = Vec::new();
+    while let Some(r) = block_on(stream.next()) {
+        seqs.push(r.unwrap().seq);
+    }
+    assert_eq!(seqs, (0..25).collect::<Vec<_>>());
+    assert!(stream.continuation().is_none());
+
+    let top = query.clone().top(8);
+    let mut stream = table.stream(&top);
+    let mut n = 0;
+    while let Some(r) = block_on(stream.next()) {
+        r.unwrap();
+        n += 1;
+    }
+    assert_eq!(n, 8);
+}
+
+#[test]
+fn a_stored_continuation_resumes_where_the_stream_stopped() {
+    let store = store_with(25, 10);
+    let table = Table::<_, Reading>::new(&store);
+    let query = Reading::partition_query("d1").unwrap();
+    let mut stream = table.stream(&query);
+    for _ in 0..10 {
+        block_on(stream.next()).unwrap().unwrap();
+    }
+    // Saved as JSON, read back later by another process.
+    let saved = serde_json::to_string(stream.continuation().unwrap()).unwrap();
+    drop(stream);
+    let resumed =
+        block_on(table.query_page(&query, Some(serde_json::from_str(&saved).unwrap()))).unwrap();
+    assert_eq!(resumed.items.first().map(|r| r.seq), Some(10));
+}
+
+#[test]
+fn merge_keeps_properties_the_value_does_not_write() {
+    let store = store_with(1, 10);
+    let mut extra = store.get("Log", "d1", "r_00000000", None).unwrap();
+    extra.properties.insert("Note".into(), "calibrated".into());
+    store.upsert_replace("Log", &extra).unwrap();
+    let table = Table::<_, Reading>::new(&store);
+    let changed = Reading {
+        device: "d1".into(),
+        seq: 0,
+        value: 7.5,
+    };
+    block_on(table.merge(&changed, IfMatch::Any)).unwrap();
+    let stored = store.get("Log", "d1", "r_00000000", None).unwrap();
+    assert_eq!(stored.get("value"), Some(&7.5.into()));
+    assert_eq!(stored.get("Note"), Some(&"calibrated".into()));
+    // Replace drops it.
+    block_on(table.replace(&changed, IfMatch::Any)).unwrap();
+    assert!(
+        store
+            .get("Log", "d1", "r_00000000", None)
+            .unwrap()
+            .get("Note")
+            .is_none()
+    );
+    // Merging into nothing is an error, as on the service.
+    let missing = Reading { seq: 99, ..changed };
+    assert_eq!(
+        block_on(table.merge(&missing, IfMatch::Any))
+            .unwrap_err()
+            .code,
+        ErrorCode::ResourceNotFound
+    );
+}
+
+#[test]
+fn a_heterogeneous_partition_reads_into_the_enum_and_reports_unknown_types() {
+    let store = store_with(3, 10);
+    let devices = Table::<_, Device>::new(&store);
+    block_on(devices.insert(&Device {
+        device: "d1".into(),
+        model: "T-100".into(),
+    }))
+    .unwrap();
+    let all = Table::<_, LogEntity>::new(&store);
+    let query = Reading::partition_query("d1").unwrap();
+    let items = block_on(all.query_all(&query)).unwrap();
+    assert_eq!(items.len(), 4);
+    // `info` sorts before `r_…`.
+    assert!(matches!(&items[0], LogEntity::Device(d) if d.model == "T-100"));
+    assert!(
+        items[1..]
+            .iter()
+            .all(|i| matches!(i, LogEntity::Reading(_)))
+    );
+
+    // An entity of a type the enum does not know is an error naming it, not a silent gap.
+    store
+        .insert(
+            "Log",
+            &Entity::new("d1", "r_zzz").with("EntityType", "Alarm"),
+        )
+        .unwrap();
+    let err = block_on(all.query_all(&query)).unwrap_err();
+    assert_eq!(err.code, ErrorCode::InvalidInput);
+    assert!(err.message.contains("Alarm"), "{}", err.message);
+    assert!(err.message.contains("r_zzz"), "{}", err.message);
+    let direct = store.get("Log", "d1", "r_zzz", None).unwrap();
+    assert!(matches!(
+        LogEntity::from_entity(&direct),
+        Err(ConversionError::UnknownEntityType { .. })
+    ));
+}
