@@ -47,6 +47,12 @@ pub enum ErrorCode {
     /// 400 (the store's own code, not the service's): a query class that the store was told to
     /// refuse, such as a table scan in a test suite that forbids them.
     QueryScanForbidden,
+    /// 500: the service failed on its side; the request may or may not have taken effect.
+    InternalError,
+    /// 500: the service did not finish in time; the request may or may not have taken effect.
+    OperationTimedOut,
+    /// 503: the service is too busy right now; retry later.
+    ServerBusy,
 }
 
 impl ErrorCode {
@@ -75,6 +81,9 @@ impl ErrorCode {
             ErrorCode::UpdateConditionNotSatisfied => "UpdateConditionNotSatisfied",
             ErrorCode::RequestBodyTooLarge => "RequestBodyTooLarge",
             ErrorCode::QueryScanForbidden => "QueryScanForbidden",
+            ErrorCode::InternalError => "InternalError",
+            ErrorCode::OperationTimedOut => "OperationTimedOut",
+            ErrorCode::ServerBusy => "ServerBusy",
         }
     }
 
@@ -85,6 +94,8 @@ impl ErrorCode {
             ErrorCode::EntityAlreadyExists | ErrorCode::TableAlreadyExists => 409,
             ErrorCode::UpdateConditionNotSatisfied => 412,
             ErrorCode::RequestBodyTooLarge => 413,
+            ErrorCode::InternalError | ErrorCode::OperationTimedOut => 500,
+            ErrorCode::ServerBusy => 503,
             _ => 400,
         }
     }

@@ -19,7 +19,10 @@ use crate::batch::BatchOperation;
 use crate::entity::{ETag, Entity, IfMatch};
 use crate::error::{ErrorCode, StoreError};
 use crate::index::maintain::{IndexJob, IndexQueue};
-use crate::index::{Keys, copies_of};
+use crate::index::{
+    INDEX_NAME_PROPERTY, INDEX_SOURCE_PARTITION_PROPERTY, INDEX_SOURCE_ROW_PROPERTY, Keys,
+    copies_of, copy_marker,
+};
 use crate::query::keyed::KeyQuery;
 use crate::query::{Continuation, Query};
 use crate::queue::Receipt;
@@ -331,58 +334,86 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
     /// Deletes a value and every index copy of it: the entity and its same-partition copies in
     /// one transaction, copies in other partitions through the index queue.
     pub async fn delete(&self, value: &T, if_match: IfMatch) -> Result<(), StoreError> {
-        let Planned {
-            entity,
-            same,
-            mut other,
-        } = self.plan(value)?;
-        let keys = Keys::of(&entity);
-        let mut same: Vec<Keys> = same.iter().map(Keys::of).collect();
-        // The stored version may have copies the given value no longer has.
-        if (!T::INDEXES.is_empty() || !same.is_empty() || !other.is_empty())
-            && let Ok(stored) = self
+        let planned = self.plan(value)?;
+        let keys = Keys::of(&planned.entity);
+        let has_copies =
+            !T::INDEXES.is_empty() || !planned.same.is_empty() || !planned.other.is_empty();
+        if !has_copies {
+            let op = BatchOperation::Delete {
+                partition_key: keys.partition_key,
+                row_key: keys.row_key,
+                if_match,
+            };
+            return self.backend.write(&self.name, op).await.map(|_| ());
+        }
+        for _ in 0..MAX_ATTEMPTS {
+            let mut same: Vec<Keys> = planned.same.iter().map(Keys::of).collect();
+            let mut other = planned.other.clone();
+            // The stored version may have copies the given value no longer has. A failed read
+            // fails the delete: going on without it could leave copies behind.
+            match self
                 .backend
                 .get(&self.name, &keys.partition_key, &keys.row_key, None)
                 .await
-            && let Ok(copies) = T::from_entity(&stored).and_then(|v| copies_of(&v))
-        {
-            for c in copies {
-                let k = Keys::of(&c.entity);
-                let list = if c.index.same_partition {
-                    &mut same
-                } else {
-                    &mut other
-                };
-                if !list.contains(&k) {
-                    list.push(k);
+            {
+                Ok(stored) => {
+                    if let Ok(copies) = T::from_entity(&stored).and_then(|v| copies_of(&v)) {
+                        for c in copies {
+                            let k = Keys::of(&c.entity);
+                            let list = if c.index.same_partition {
+                                &mut same
+                            } else {
+                                &mut other
+                            };
+                            if !list.contains(&k) {
+                                list.push(k);
+                            }
+                        }
+                    }
+                }
+                Err(e) => return Err(e),
+            }
+            let mut ops = vec![BatchOperation::Delete {
+                partition_key: keys.partition_key.clone(),
+                row_key: keys.row_key.clone(),
+                if_match: if_match.clone(),
+            }];
+            // A transaction has no delete-if-exists: a copy already gone would fail the whole
+            // delete, so only copies present are named (and a copy removed meanwhile means
+            // another attempt).
+            for k in same {
+                match self
+                    .backend
+                    .get(&self.name, &k.partition_key, &k.row_key, Some(Vec::new()))
+                    .await
+                {
+                    Ok(_) => ops.push(BatchOperation::Delete {
+                        partition_key: k.partition_key,
+                        row_key: k.row_key,
+                        if_match: IfMatch::Any,
+                    }),
+                    Err(e) if e.code == ErrorCode::ResourceNotFound => {}
+                    Err(e) => return Err(e),
                 }
             }
-        }
-        let mut ops = vec![BatchOperation::Delete {
-            partition_key: keys.partition_key,
-            row_key: keys.row_key,
-            if_match,
-        }];
-        // Delete-if-exists is not a transaction operation: a copy that is already gone would
-        // fail the whole delete, so only copies present are named.
-        for k in same {
-            if self
-                .backend
-                .get(&self.name, &k.partition_key, &k.row_key, Some(Vec::new()))
-                .await
-                .is_ok()
-            {
-                ops.push(BatchOperation::Delete {
-                    partition_key: k.partition_key,
-                    row_key: k.row_key,
-                    if_match: IfMatch::Any,
-                });
+            let job = self.announce(&planned.entity, !other.is_empty(), other);
+            let outcome = self.backend.execute_batch(&self.name, ops).await;
+            self.finish_job(job, &outcome);
+            match outcome {
+                Ok(_) => return Ok(()),
+                Err(e) if e.code == ErrorCode::ResourceNotFound && e.failed_index != Some(0) => {
+                    continue;
+                }
+                Err(e) => return Err(e),
             }
         }
-        let job = self.announce(&entity, !other.is_empty(), other);
-        let outcome = self.backend.execute_batch(&self.name, ops).await;
-        self.finish_job(job, &outcome);
-        outcome.map(|_| ())
+        Err(StoreError::new(
+            ErrorCode::UpdateConditionNotSatisfied,
+            format!(
+                "the copies of the entity in `{}` kept changing: gave up after {MAX_ATTEMPTS} attempts",
+                self.name
+            ),
+        ))
     }
 
     /// Reads one value by its keys.
@@ -405,12 +436,31 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
                 ["PartitionKey", "RowKey"]
                     .iter()
                     .chain(T::PROPERTIES)
+                    // The markers tell index copies from entities.
+                    .chain(&[
+                        INDEX_NAME_PROPERTY,
+                        INDEX_SOURCE_PARTITION_PROPERTY,
+                        INDEX_SOURCE_ROW_PROPERTY,
+                    ])
                     .map(|p| (*p).to_owned())
                     .collect(),
             );
         }
         q.continuation = continuation;
         Ok(q)
+    }
+
+    /// Whether a stored entity is a result of a query on `index` (`None`: on the entities
+    /// themselves). Index copies answer only queries on their index; entities of other types
+    /// sharing the partition are passed over, except for a union type (a derived enum), which
+    /// must account for every entity.
+    fn belongs(index: Option<&str>, entity: &Entity) -> bool {
+        match (index, copy_marker(entity)) {
+            (None, Some(_)) => false,
+            (Some(wanted), Some((name, _))) => wanted == name,
+            (Some(_), None) => false,
+            (None, None) => T::IS_UNION || T::is_own_entity(entity),
+        }
     }
 
     /// One page of a typed query, from `continuation` (a token from an earlier page, possibly
@@ -427,6 +477,7 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
         let items = page
             .entities
             .iter()
+            .filter(|e| Self::belongs(query.index(), e))
             .map(T::from_entity)
             .collect::<Result<Vec<_>, _>>()?;
         Ok(TypedPage {

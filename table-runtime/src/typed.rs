@@ -379,6 +379,12 @@ pub trait TableEntity: Sized {
     /// entity types (`#[table(entity_type = "…")]`).
     const ENTITY_TYPE: Option<&'static str> = None;
 
+    /// Whether this type stands for every entity of its table (a derived enum over the types
+    /// stored there): typed queries hand it every entity, and one it can't read is an error.
+    /// A plain type (`false`) is handed only its own entities ([`Self::is_own_entity`]), so a
+    /// partition shared with other types reads cleanly.
+    const IS_UNION: bool = false;
+
     /// The literal text every RowKey of this type starts with (a type prefix such as
     /// `empid_`), empty if none.
     const ROW_KEY_PREFIX: &'static str = "";

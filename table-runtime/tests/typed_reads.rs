@@ -165,3 +165,56 @@ fn a_heterogeneous_partition_reads_into_the_enum_and_reports_unknown_types() {
         Err(ConversionError::UnknownEntityType { .. })
     ));
 }
+
+#[derive(Debug, Clone, PartialEq, TableEntity)]
+#[table(name = "Log", partition_key = "{device}", row_key = "a_{seq:04}")]
+#[table(entity_type = "Alert")]
+#[table(index(name = "by_code", row_key = "code_{code}_{seq:04}"))]
+struct Alert {
+    #[table(max_len = 16)]
+    device: String,
+    seq: u32,
+    #[table(max_len = 16)]
+    code: String,
+}
+
+#[test]
+fn a_plain_type_reads_only_its_own_entities_and_an_index_only_its_copies() {
+    let store = store_with(3, 10);
+    block_on(Table::<_, Device>::new(&store).insert(&Device {
+        device: "d1".into(),
+        model: "T-100".into(),
+    }))
+    .unwrap();
+    let alerts = Table::<_, Alert>::new(&store);
+    for (seq, code) in [(1, "hot"), (2, "cold")] {
+        block_on(alerts.insert(&Alert {
+            device: "d1".into(),
+            seq,
+            code: code.into(),
+        }))
+        .unwrap();
+    }
+    // The partition holds 3 readings, a device, 2 alerts and 2 copies of them.
+    assert_eq!(
+        store
+            .query("Log", &table_runtime::Query::all())
+            .unwrap()
+            .entities
+            .len(),
+        8
+    );
+    let readings = block_on(
+        Table::<_, Reading>::new(&store).query_all(&Reading::partition_query("d1").unwrap()),
+    )
+    .unwrap();
+    assert_eq!(readings.len(), 3);
+    let all_alerts = block_on(alerts.query_all(&Alert::partition_query("d1").unwrap())).unwrap();
+    assert_eq!(all_alerts.iter().map(|a| a.seq).collect::<Vec<_>>(), [1, 2]);
+    let by_code =
+        block_on(alerts.query_all(&Alert::by_code_partition_query("d1").unwrap())).unwrap();
+    assert_eq!(
+        by_code.iter().map(|a| a.code.as_str()).collect::<Vec<_>>(),
+        ["cold", "hot"]
+    );
+}

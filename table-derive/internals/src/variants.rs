@@ -90,6 +90,7 @@ pub fn expand_enum(design: &EnumDesign) -> TokenStream {
             #[automatically_derived]
             impl #rt::TableEntity for #ident {
                 const TABLE: &'static str = <#first as #rt::TableEntity>::TABLE;
+                const IS_UNION: bool = true;
 
                 fn partition_key(&self) -> #rt::Result<#rt::String, #rt::ConversionError> {
                     match self { #(Self::#names(v) => <#types as #rt::TableEntity>::partition_key(v),)* }

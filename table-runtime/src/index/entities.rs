@@ -443,11 +443,17 @@ impl<T: TableEntity> EventualIdList<'_, T> {
         };
     }
 
-    async fn previous<B: Backend>(&self, table: &Table<'_, B, T>, keys: &Keys) -> Option<String> {
-        let stored = read_optional(table.backend(), table.name(), keys)
-            .await
-            .ok()??;
-        T::from_entity(&stored).ok().map(|v| (self.index.value)(&v))
+    /// The indexed value of the stored entity (`None` if absent or unreadable as `T`); a
+    /// failed read fails the write, since going on could leave the id on its old list.
+    async fn previous<B: Backend>(
+        &self,
+        table: &Table<'_, B, T>,
+        keys: &Keys,
+    ) -> Result<Option<String>, StoreError> {
+        let stored = read_optional(table.backend(), table.name(), keys).await?;
+        Ok(stored
+            .and_then(|e| T::from_entity(&e).ok())
+            .map(|v| (self.index.value)(&v)))
     }
 
     /// Inserts or replaces a value; its lists follow through the queue.
@@ -457,7 +463,7 @@ impl<T: TableEntity> EventualIdList<'_, T> {
         value: &T,
     ) -> Result<ETag, StoreError> {
         let keys = Keys::new(value.partition_key()?, value.row_key()?);
-        let previous = self.previous(table, &keys).await;
+        let previous = self.previous(table, &keys).await?;
         let receipt = self.announce(table.name(), keys, previous);
         let outcome = table.upsert(value).await;
         self.finish(receipt, &outcome);
@@ -474,7 +480,7 @@ impl<T: TableEntity> EventualIdList<'_, T> {
         let keys = Keys::new(value.partition_key()?, value.row_key()?);
         let previous = self
             .previous(table, &keys)
-            .await
+            .await?
             .or_else(|| Some((self.index.value)(value)));
         let receipt = self.announce(table.name(), keys, previous);
         let outcome = table.delete(value, if_match).await;
