@@ -17,11 +17,11 @@ pub static RULE: Rule = Rule {
 
 ## Why it is bad
 Only entities of one partition can be written in one transaction. The runtime writes the entity
-and its same-partition copies together, then each copy in another partition with a request of
-its own. If the process stops or a request fails in between, the index is missing the entity or
-points at its old values, and nothing repairs it. Declaring `eventual` says the design accepts
-this and maintains the copies by other means (a queue and an idempotent worker that rewrites
-them). Past the transaction limit, every write of the entity is refused.
+and its same-partition copies together; copies in other partitions are kept through an index
+queue and a worker (`Table::with_index_queue`, `IndexWorker`), so they trail the entity: a reader
+of the index can see an old copy, or none yet, until the worker has run. Declaring `eventual`
+puts that in the design, where the readers of the index can see it; without it, the lag comes as
+a surprise. Past the transaction limit, every write of the entity is refused.
 
 ## Example
 ```rust
@@ -30,10 +30,12 @@ them). Past the transaction limit, every write of the entity is refused.
 ```
 
 ## Fix
-Declare the index `eventual` (`index(name = "by_last_name", ..., eventual)`) and repair copies from a
-queue as the eventually consistent transactions pattern describes, or keep the copy in the
-entity's own partition (drop its `partition_key`) so the transaction covers it. For too many
-same-partition copies, drop the ones no query needs or project them into fewer copies.
+Declare the index `eventual` (`index(name = "by_last_name", ..., eventual)`), give the table an
+index queue and run an `IndexWorker` on it (the eventually consistent transactions pattern), and
+check the copies from time to time with `index::verify::verify` (`reindex` repairs them). Or keep
+the copy in the entity's own partition (drop its `partition_key`) so the transaction covers it.
+For too many same-partition copies, drop the ones no query needs or project them into fewer
+copies.
 
 ## From the guides
 The inter-partition secondary index pattern, the eventually consistent transactions pattern, the
@@ -63,10 +65,10 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
             out.push(Finding::new(
                 index.name_span,
                 format!(
-                    "index `{}` is in another partition (`{pk}`) and not `eventual`: its copy is written after the entity's transaction, so a failure in between leaves it missing or stale",
+                    "index `{}` is in another partition (`{pk}`) and not `eventual`: its copy can't share the entity's transaction and trails it until a queue worker catches up",
                     index.name
                 ),
-                "declare it `eventual` and repair copies from a queue, or drop its `partition_key` so the copy shares the entity's transaction",
+                "declare it `eventual` and keep it through an index queue and worker, or drop its `partition_key` so the copy shares the entity's transaction",
             ));
         }
     }
