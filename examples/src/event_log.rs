@@ -1,13 +1,18 @@
-//! An event log: high write volume, read by service and time, deleted by whole tables.
+//! An event log: high write volume, read by service and time, newest first, deleted by whole
+//! tables.
 //!
 //! Patterns (see the design guides): a time-only PartitionKey would send every write to the
 //! newest partition (the *prepend/append anti-pattern*), so the PartitionKey leads with the
 //! service that wrote the event and adds an hour bucket (`{service}_{at:hour}`): writes spread
-//! over services, and one hour of one service is one partition. RowKeys are ascending ticks plus
-//! the event id, so events read in time order and a time window is a RowKey range. Old events
-//! go by month in the *high-volume delete* pattern: each month has its own table
-//! (`Events202611`), and dropping a month is one table delete instead of a delete per event.
+//! over services, and one hour of one service is one partition. RowKeys are inverted ticks plus
+//! the event id (the *log tail* pattern): the newest event of a partition sorts first, so "the
+//! last n events" is one query with `$top`, and a time window is still a RowKey range (the
+//! generated range query flips the bounds). Old events go by month in the *high-volume delete*
+//! pattern: [`PeriodTables`] gives each month its own table (`Events202611`), and dropping a
+//! month is one table delete instead of a delete per event.
 
+use pollster::block_on;
+use table_runtime::period::{Granularity, PeriodTables};
 use table_runtime::{QueryClass, Store, StoreError, TableEntity};
 use time::{Duration, OffsetDateTime};
 use uuid::Uuid;
@@ -17,7 +22,7 @@ use uuid::Uuid;
 #[table(
     name = "Events",
     partition_key = "{service}_{at:hour}",
-    row_key = "{at:ticks}_{event_id}"
+    row_key = "{at:inverted_ticks}_{event_id}"
 )]
 #[table(rename_all = "PascalCase")]
 pub struct Event {
@@ -34,34 +39,50 @@ pub struct Event {
     pub message: String,
 }
 
-/// The table holding one month's events (the high-volume delete pattern).
-pub fn month_table(at: OffsetDateTime) -> String {
-    format!("Events{:04}{:02}", at.year(), u8::from(at.month()))
+/// The monthly tables of the log: `Events` plus the month, `Events202611`.
+pub fn event_tables() -> PeriodTables {
+    // "Events" is a valid base: letters only, so the names can't be misread.
+    PeriodTables::new(Event::TABLE, Granularity::Month)
+        .unwrap_or_else(|e| unreachable!("a constant, valid base: {e}"))
 }
 
 /// What [`run`] found.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Report {
+    /// The monthly tables the events were written to.
+    pub tables_written: Vec<String>,
     /// Events of `billing` between 10:15 and 10:45 on the first day.
     pub window: usize,
     /// The class of that query.
     pub window_class: QueryClass,
     /// Errors of `auth` in the 10:00 hour of the first day.
     pub auth_errors: usize,
+    /// Messages of the three newest `auth` events of the 10:00 hour, newest first.
+    pub latest: Vec<String>,
+    /// Entities the store examined to find them.
+    pub latest_examined: usize,
+    /// The tables dropped as older than November, and whether each still existed.
+    pub dropped: Vec<(String, bool)>,
     /// Tables left after the October table was dropped.
     pub tables_left: Vec<String>,
 }
 
-/// Writes events for two months, queries a window, then drops the older month.
+/// Writes events for two months, queries a window and the log tail, then drops the older
+/// month.
 pub fn run(store: &Store) -> Result<Report, StoreError> {
     let start = time::macros::datetime!(2026-10-31 10:00 UTC);
+    let end = start + Duration::days(1);
+    let tables = event_tables();
+    // One table per month the events fall in, created before the first write to it.
+    let mut tables_written = Vec::new();
+    for period in tables.periods_between(start, end)? {
+        block_on(tables.ensure_table(store, period.start))?;
+        tables_written.push(period.table);
+    }
     let mut n = 0u128;
     for minute in (0..24 * 60).step_by(5) {
         let at = start + Duration::minutes(minute);
-        let table = month_table(at);
-        if store.create_table(&table).is_ok() {
-            // New month, new table.
-        }
+        let table = tables.table_for(at)?;
         for service in ["auth", "billing"] {
             n += 1;
             let event = Event {
@@ -79,7 +100,7 @@ pub fn run(store: &Store) -> Result<Report, StoreError> {
         }
     }
 
-    let october = month_table(start);
+    let october = tables.table_for(start)?;
     let hour = start;
     let window_q = Event::range_by_at(
         "billing",
@@ -94,12 +115,29 @@ pub fn run(store: &Store) -> Result<Report, StoreError> {
     ))?);
     let auth_errors = store.query_all(&october, &auth_hour)?.len();
 
-    store.delete_table(&october)?;
+    // The log tail: the newest events come first, so the first page of three is the answer.
+    let tail = store.query(&october, &Event::latest("auth", hour, 3)?.to_query()?)?;
+    let latest = tail
+        .entities
+        .iter()
+        .map(|e| Event::from_entity(e).map(|ev| ev.message))
+        .collect::<Result<Vec<_>, _>>()?;
+
+    // Everything before November goes: one table delete for the whole of October.
+    let cutoff = time::macros::datetime!(2026-11-01 00:00 UTC);
+    let dropped = block_on(tables.drop_before(store, cutoff))?
+        .into_iter()
+        .map(|d| (d.period.table, d.existed))
+        .collect();
     let tables_left = store.list_tables(None, None)?.tables;
     Ok(Report {
+        tables_written,
         window,
         window_class: window_q.class(),
         auth_errors,
+        latest,
+        latest_examined: tail.stats.examined,
+        dropped,
         tables_left,
     })
 }
@@ -116,7 +154,40 @@ mod tests {
         assert_eq!(report.window_class, QueryClass::RangeQuery);
         // 10:00 and 10:30 are errors.
         assert_eq!(report.auth_errors, 2);
+        assert_eq!(report.tables_written, ["Events202610", "Events202611"]);
+        assert_eq!(report.dropped, [("Events202610".to_owned(), true)]);
         assert_eq!(report.tables_left, ["Events202611"]);
+    }
+
+    #[test]
+    fn the_log_tail_is_the_first_rows_of_one_partition() {
+        let report = run(&Store::new()).unwrap();
+        assert_eq!(
+            report.latest,
+            [
+                "auth at minute 55",
+                "auth at minute 50",
+                "auth at minute 45"
+            ]
+        );
+        // Three rows read for three returned: no scan of the hour, let alone the table.
+        assert_eq!(report.latest_examined, 3);
+    }
+
+    #[test]
+    fn dropping_a_month_again_is_not_an_error() {
+        let store = Store::new();
+        run(&store).unwrap();
+        let october = time::macros::datetime!(2026-10-15 00:00 UTC);
+        let again = block_on(event_tables().drop_period(&store, october)).unwrap();
+        assert_eq!(again.period.table, "Events202610");
+        assert!(!again.existed);
+        // November's events are all there: ten hours of it, two services, every 5 minutes.
+        let november = event_tables()
+            .table_for(october + Duration::days(20))
+            .unwrap();
+        let all = store.query_all(&november, &table_runtime::Query::all());
+        assert_eq!(all.unwrap().len(), 10 * 12 * 2);
     }
 
     #[test]

@@ -5,9 +5,23 @@
 //! partition; the device id as PartitionKey spreads writes across partitions instead of the
 //! *prepend/append anti-pattern* of a time-only PartitionKey. A time window is a RowKey range,
 //! and the generated range query flips the bounds of the inverted ticks for you.
+//!
+//! Summaries read as a whole use two more patterns. The *data series* pattern keeps a device's
+//! day in one entity of the `DeviceDays` table, one property per hour (`H00` to `H23`): each
+//! reading updates its hour with a merge, and a chart of the day is one point read instead of 24.
+//! The *wide entities* pattern keeps a device's year of daily means in `DeviceYears`: 365
+//! properties are more than one entity's 252, so [`WideEntities`] splits them over two entities
+//! of the device's partition, written together in one transaction and read back as one.
 
-use table_runtime::{QueryClass, Store, StoreError, TableEntity};
+use pollster::block_on;
+use table_runtime::series::{DataSeries, WideEntities};
+use table_runtime::{Entity, IfMatch, QueryClass, Store, StoreError, TableEntity, Value};
 use time::{Duration, OffsetDateTime};
+
+/// The table of daily series: one entity per device and day, one property per hour.
+pub const DAYS_TABLE: &str = "DeviceDays";
+/// The table of yearly summaries: one wide entity per device and year, one property per day.
+pub const YEARS_TABLE: &str = "DeviceYears";
 
 /// One reading of one sensor.
 #[derive(Debug, Clone, PartialEq, TableEntity)]
@@ -46,6 +60,42 @@ pub struct Report {
     pub hot_count: usize,
     /// The class and number of entities examined by the cross-device query.
     pub hot_plan: (QueryClass, usize),
+    /// The last temperature of each hour of the day for `dev-001`, from one point read.
+    pub hourly: Vec<Option<f64>>,
+    /// Entities the `DeviceDays` table holds (one per device and day).
+    pub day_entities: usize,
+    /// Physical entities (parts) of `dev-001`'s year.
+    pub year_parts: usize,
+    /// Properties of `dev-001`'s year as read back.
+    pub year_days: usize,
+    /// The daily mean of the example's day in `dev-001`'s year, after it was updated.
+    pub day_mean: Option<f64>,
+}
+
+/// The RowKey of a device's day in [`DAYS_TABLE`]: `2026-11-01`.
+pub fn day_key(at: OffsetDateTime) -> String {
+    let date = at.date();
+    format!(
+        "{:04}-{:02}-{:02}",
+        date.year(),
+        u8::from(date.month()),
+        date.day()
+    )
+}
+
+/// The property of a day in a year entity: `D001` to `D366`, by day of the year.
+pub fn day_property(at: OffsetDateTime) -> String {
+    format!("D{:03}", at.ordinal())
+}
+
+/// A year of made-up daily means for a device, as one logical entity of 365 properties.
+fn year_of_means(device: &str, year: i32) -> Entity {
+    let mut entity = Entity::new(device, year.to_string());
+    for day in 1..=365u16 {
+        let season = (f64::from(day) / 365.0 * std::f64::consts::TAU).cos();
+        entity = entity.with(format!("D{day:03}"), 12.0 - 8.0 * season);
+    }
+    entity
 }
 
 /// The first instant of the example's day.
@@ -57,6 +107,9 @@ pub fn day_start() -> OffsetDateTime {
 /// queries.
 pub fn run(store: &Store) -> Result<Report, StoreError> {
     store.create_table(Reading::TABLE)?;
+    store.create_table(DAYS_TABLE)?;
+    store.create_table(YEARS_TABLE)?;
+    let hours = DataSeries::hourly();
     let mut written = 0;
     for device in ["dev-001", "dev-002", "dev-003"] {
         for m in 0..144 {
@@ -67,6 +120,15 @@ pub fn run(store: &Store) -> Result<Report, StoreError> {
                 humidity: 0.4 + (m % 7) as f64 / 100.0,
             };
             store.insert(Reading::TABLE, &reading.to_entity()?)?;
+            // The day's series: a merge of this hour's property, the other hours untouched.
+            block_on(hours.set(
+                store,
+                DAYS_TABLE,
+                device,
+                &day_key(reading.taken_at),
+                usize::from(reading.taken_at.hour()),
+                reading.temperature,
+            ))?;
             written += 1;
         }
     }
@@ -89,8 +151,42 @@ pub fn run(store: &Store) -> Result<Report, StoreError> {
     let hot_query = table_runtime::Query::filter("Temperature gt 30.0")?;
     let hot = store.query(Reading::TABLE, &hot_query)?;
 
+    // The whole day of dev-001 in one point read.
+    let day = block_on(hours.read(store, DAYS_TABLE, "dev-001", &day_key(day_start())))?;
+    let hourly = day.map(|d| d.as_f64()).unwrap_or_default();
+    let day_entities = store
+        .query_all(
+            DAYS_TABLE,
+            &table_runtime::Query::filter("PartitionKey eq 'dev-001'")?,
+        )?
+        .len();
+
+    // A year of daily means: 365 properties, two entities written in one transaction.
+    let wide = WideEntities::new();
+    let year = year_of_means("dev-001", day_start().year());
+    let year_parts = block_on(wide.upsert(store, YEARS_TABLE, &year))?.parts;
+    // Today's mean replaces its made-up value: read the year, change one day, and write it
+    // back only if nobody changed it in between.
+    let mut stored = block_on(wide.read(store, YEARS_TABLE, "dev-001", &year.row_key))?;
+    let mean = window_mean(store, "dev-001")?;
+    let etag = stored.etag.clone().map_or(IfMatch::Any, IfMatch::ETag);
+    stored
+        .properties
+        .insert(day_property(day_start()), Value::Double(mean));
+    block_on(wide.replace(store, YEARS_TABLE, &stored, etag))?;
+    let year_back = block_on(wide.read(store, YEARS_TABLE, "dev-001", &year.row_key))?;
+    let day_mean = match year_back.get(&day_property(day_start())) {
+        Some(Value::Double(d)) => Some(*d),
+        _ => None,
+    };
+
     Ok(Report {
         written,
+        hourly,
+        day_entities,
+        year_parts,
+        year_days: year_back.properties.len(),
+        day_mean,
         latest: latest_temps,
         latest_plan: (latest.stats.class, latest.stats.examined),
         window_count: window_page.entities.len(),
@@ -98,6 +194,17 @@ pub fn run(store: &Store) -> Result<Report, StoreError> {
         hot_count: hot.entities.len(),
         hot_plan: (hot.stats.class, hot.stats.examined),
     })
+}
+
+/// The mean temperature of a device's day, from its readings (one partition, a RowKey range).
+fn window_mean(store: &Store, device: &str) -> Result<f64, StoreError> {
+    let day = Reading::range_by_taken_at(device, day_start()..day_start() + Duration::days(1))?;
+    let readings = store.query_all(Reading::TABLE, &day.to_query()?)?;
+    let sum: f64 = readings
+        .iter()
+        .map(|e| Reading::from_entity(e).map(|r| r.temperature))
+        .sum::<Result<f64, _>>()?;
+    Ok(sum / readings.len().max(1) as f64)
 }
 
 #[cfg(test)]
@@ -117,6 +224,43 @@ mod tests {
         assert_eq!(report.window_plan, (QueryClass::RangeQuery, 6));
         assert_eq!(report.hot_plan, (QueryClass::TableScan, 3 * 144));
         assert!(report.hot_count > 0);
+    }
+
+    #[test]
+    fn a_day_is_one_entity_with_a_property_per_hour() {
+        let report = run(&Store::new()).unwrap();
+        assert_eq!(report.hourly.len(), 24);
+        // The last reading of each hour (m = 6h + 5) is the one its slot keeps.
+        for (h, value) in report.hourly.iter().enumerate() {
+            let m = (6 * h + 5) as f64;
+            let expected = 18.0 + (m % 90.0) / 6.0;
+            assert_eq!(*value, Some(expected), "hour {h}");
+        }
+        // 144 merges, one entity.
+        assert_eq!(report.day_entities, 1);
+    }
+
+    #[test]
+    fn a_year_is_one_logical_entity_of_two_parts() {
+        let store = Store::new();
+        let report = run(&store).unwrap();
+        assert_eq!(report.year_parts, 2);
+        assert_eq!(report.year_days, 365);
+        let rows = store
+            .query_all(
+                YEARS_TABLE,
+                &table_runtime::Query::filter("PartitionKey eq 'dev-001'").unwrap(),
+            )
+            .unwrap();
+        let keys: Vec<_> = rows.iter().map(|e| e.row_key.as_str()).collect();
+        assert_eq!(keys, ["2026_p00", "2026_p01"]);
+        assert!(rows.iter().all(|e| e.properties.len() <= 252));
+        // November 1st is day 305; its made-up value was replaced by the measured mean.
+        assert_eq!(day_property(day_start()), "D305");
+        let mean = window_mean(&store, "dev-001").unwrap();
+        assert_eq!(report.day_mean, Some(mean));
+        let made_up = year_of_means("x", 2026).properties["D305"].clone();
+        assert_ne!(made_up, Value::Double(mean));
     }
 
     #[test]
