@@ -431,6 +431,10 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
 
     fn to_query(query: &KeyQuery, continuation: Option<Continuation>) -> Result<Query, StoreError> {
         let mut q = query.to_query()?;
+        // `$top` is per page and at most a page: a larger total is reached by following
+        // continuations (`query_all` and `stream` stop at the total).
+        let page = crate::limits::Limits::default().max_page_size;
+        q.top = q.top.map(|t| t.min(page));
         if !T::PROPERTIES.is_empty() {
             q.select = Some(
                 ["PartitionKey", "RowKey"]

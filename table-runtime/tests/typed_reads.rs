@@ -218,3 +218,27 @@ fn a_plain_type_reads_only_its_own_entities_and_an_index_only_its_copies() {
         ["cold", "hot"]
     );
 }
+
+#[test]
+fn a_top_larger_than_a_page_follows_continuations() {
+    let store = Store::new();
+    store.create_table("Log").unwrap();
+    let table = Table::<_, Reading>::new(&store);
+    let values: Vec<Reading> = (0..1_500)
+        .map(|seq| Reading {
+            device: "d1".into(),
+            seq,
+            value: 0.0,
+        })
+        .collect();
+    block_on(table.bulk_insert_non_atomic(&values)).unwrap();
+    let query = Reading::partition_query("d1").unwrap().top(1_200);
+    assert_eq!(block_on(table.query_all(&query)).unwrap().len(), 1_200);
+    let mut stream = table.stream(&query);
+    let mut n = 0;
+    while let Some(r) = block_on(stream.next()) {
+        r.unwrap();
+        n += 1;
+    }
+    assert_eq!(n, 1_200);
+}
