@@ -6,4 +6,5 @@ pub mod event_log;
 pub mod hr;
 pub mod iot;
 pub mod orders;
+pub mod records;
 pub mod saas;

@@ -53,9 +53,56 @@ pub enum ErrorCode {
     OperationTimedOut,
     /// 503: the service is too busy right now; retry later.
     ServerBusy,
+    /// 403: the request's signature or token did not check out (wrong key, tampered or
+    /// expired signature).
+    AuthenticationFailed,
+    /// 403: the credentials are valid but do not reach this resource (another table, a key
+    /// outside a SAS's PartitionKey/RowKey range, a SAS not yet valid).
+    AuthorizationFailure,
+    /// 403: the credentials do not grant this operation (a SAS without the permission).
+    AuthorizationPermissionMismatch,
+    /// No usable answer from the service: the connection failed, timed out or the answer could
+    /// not be read (status 0). The request may or may not have taken effect.
+    NoResponse,
 }
 
 impl ErrorCode {
+    /// Every code.
+    pub const ALL: &'static [ErrorCode] = &[
+        ErrorCode::InvalidInput,
+        ErrorCode::OutOfRangeInput,
+        ErrorCode::KeyValueTooLarge,
+        ErrorCode::PropertyValueTooLarge,
+        ErrorCode::EntityTooLarge,
+        ErrorCode::PropertiesNeedValue,
+        ErrorCode::PropertyNameInvalid,
+        ErrorCode::PropertyNameTooLong,
+        ErrorCode::TooManyProperties,
+        ErrorCode::InvalidValueType,
+        ErrorCode::InvalidDuplicateRow,
+        ErrorCode::CommandsInBatchActOnDifferentPartitions,
+        ErrorCode::InvalidResourceName,
+        ErrorCode::ResourceNotFound,
+        ErrorCode::TableNotFound,
+        ErrorCode::EntityAlreadyExists,
+        ErrorCode::TableAlreadyExists,
+        ErrorCode::UpdateConditionNotSatisfied,
+        ErrorCode::RequestBodyTooLarge,
+        ErrorCode::QueryScanForbidden,
+        ErrorCode::InternalError,
+        ErrorCode::OperationTimedOut,
+        ErrorCode::ServerBusy,
+        ErrorCode::AuthenticationFailed,
+        ErrorCode::AuthorizationFailure,
+        ErrorCode::AuthorizationPermissionMismatch,
+        ErrorCode::NoResponse,
+    ];
+
+    /// The code the service (or the store) spells `code`, if it is one of these.
+    pub fn from_service_code(code: &str) -> Option<ErrorCode> {
+        Self::ALL.iter().copied().find(|c| c.as_str() == code)
+    }
+
     /// The code as the service spells it.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -84,6 +131,10 @@ impl ErrorCode {
             ErrorCode::InternalError => "InternalError",
             ErrorCode::OperationTimedOut => "OperationTimedOut",
             ErrorCode::ServerBusy => "ServerBusy",
+            ErrorCode::AuthenticationFailed => "AuthenticationFailed",
+            ErrorCode::AuthorizationFailure => "AuthorizationFailure",
+            ErrorCode::AuthorizationPermissionMismatch => "AuthorizationPermissionMismatch",
+            ErrorCode::NoResponse => "NoResponse",
         }
     }
 
@@ -96,6 +147,10 @@ impl ErrorCode {
             ErrorCode::RequestBodyTooLarge => 413,
             ErrorCode::InternalError | ErrorCode::OperationTimedOut => 500,
             ErrorCode::ServerBusy => 503,
+            ErrorCode::AuthenticationFailed
+            | ErrorCode::AuthorizationFailure
+            | ErrorCode::AuthorizationPermissionMismatch => 403,
+            ErrorCode::NoResponse => 0,
             _ => 400,
         }
     }
@@ -104,6 +159,19 @@ impl ErrorCode {
 impl fmt::Display for ErrorCode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ErrorCode;
+
+    #[test]
+    fn every_code_reads_back_from_its_spelling() {
+        for code in ErrorCode::ALL {
+            assert_eq!(ErrorCode::from_service_code(code.as_str()), Some(*code));
+        }
+        assert_eq!(ErrorCode::from_service_code("NoSuchCode"), None);
     }
 }
 

@@ -31,8 +31,10 @@
 
 extern crate self as table_runtime;
 
+pub mod archive;
 pub mod backend;
 pub mod batch;
+pub mod blob;
 pub mod entity;
 pub mod error;
 pub mod index;

@@ -1,0 +1,533 @@
+//! What goes over the wire: URL encoding, JSON bodies (ASCII only), error bodies, and the
+//! multipart bodies of entity group transactions.
+
+use std::fmt::Write as _;
+
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
+use serde_json::Value as Json;
+use table_runtime::batch::BatchOperation;
+use table_runtime::json::{entity_from_json, entity_to_json, etag_of};
+use table_runtime::{DateTime, ETag, Entity, ErrorCode, IfMatch, StoreError};
+
+/// The HTTP status carried by an error that has no answer from the service behind it: the
+/// connection failed or timed out, or the answer could not be read.
+pub const NO_STATUS: u16 = 0;
+
+/// Everything but the unreserved characters of RFC 3986 is percent-encoded.
+const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+/// Percent-encodes a path segment or a query value.
+pub(crate) fn encode(text: &str) -> String {
+    utf8_percent_encode(text, COMPONENT).to_string()
+}
+
+/// The path of one entity, relative to the account: `/table(PartitionKey='…',RowKey='…')`, the
+/// keys' quotes doubled and everything percent-encoded.
+pub(crate) fn entity_path(table: &str, partition_key: &str, row_key: &str) -> String {
+    format!(
+        "/{}(PartitionKey='{}',RowKey='{}')",
+        encode(table),
+        encode(&partition_key.replace('\'', "''")),
+        encode(&row_key.replace('\'', "''"))
+    )
+}
+
+/// An error for an answer that could not be understood, or no answer at all.
+pub(crate) fn protocol_error(message: impl Into<String>) -> StoreError {
+    StoreError {
+        status: NO_STATUS,
+        code: ErrorCode::NoResponse,
+        message: message.into(),
+        failed_index: None,
+    }
+}
+
+/// Writes JSON with every non-ASCII character as a `\uXXXX` escape (UTF-16 units, so
+/// characters outside the BMP become surrogate pairs). Large entity bodies then never split a
+/// multi-byte character across network reads, which the emulator mishandles.
+pub(crate) fn ascii_json(value: &Json) -> Vec<u8> {
+    struct AsciiFormatter;
+    impl serde_json::ser::Formatter for AsciiFormatter {
+        fn write_string_fragment<W: ?Sized + std::io::Write>(
+            &mut self,
+            writer: &mut W,
+            fragment: &str,
+        ) -> std::io::Result<()> {
+            let mut start = 0;
+            for (i, c) in fragment.char_indices() {
+                if c.is_ascii() {
+                    continue;
+                }
+                writer.write_all(&fragment.as_bytes()[start..i])?;
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    write!(writer, "\\u{unit:04x}")?;
+                }
+                start = i + c.len_utf8();
+            }
+            writer.write_all(&fragment.as_bytes()[start..])
+        }
+    }
+    let mut out = Vec::with_capacity(256);
+    let mut serializer = serde_json::Serializer::with_formatter(&mut out, AsciiFormatter);
+    // Serializing a `serde_json::Value` into a Vec cannot fail.
+    let _ = serde::Serialize::serialize(value, &mut serializer);
+    out
+}
+
+/// The JSON body of a write: keys and properties with their type annotations, without the
+/// server-owned `Timestamp` and ETag.
+pub(crate) fn entity_body(entity: &Entity) -> Vec<u8> {
+    let mut json = entity_to_json(entity, None);
+    if let Json::Object(map) = &mut json {
+        map.remove("odata.etag");
+        map.remove("Timestamp");
+        map.remove("Timestamp@odata.type");
+    }
+    ascii_json(&json)
+}
+
+/// Reads an entity the service returned, with its Timestamp and ETag.
+pub(crate) fn read_entity(json: &Json) -> Result<Entity, StoreError> {
+    let mut entity = entity_from_json(json).map_err(|e| {
+        protocol_error(format!(
+            "the service returned an entity that cannot be read: {}",
+            e.message
+        ))
+    })?;
+    entity.timestamp = json
+        .get("Timestamp")
+        .and_then(Json::as_str)
+        .and_then(|t| DateTime::parse(t).ok());
+    entity.etag = etag_of(json);
+    Ok(entity)
+}
+
+/// The `If-Match` header value of a condition.
+pub(crate) fn if_match_header(if_match: &IfMatch) -> String {
+    match if_match {
+        IfMatch::Any => "*".to_owned(),
+        IfMatch::ETag(etag) => etag.to_header(),
+    }
+}
+
+/// The error code named by the service's code string, if it is one the store knows.
+pub fn error_code(code: &str) -> Option<ErrorCode> {
+    ErrorCode::from_service_code(code)
+}
+
+/// The code and message of an error body: JSON (`{"odata.error":{"code":…,"message":{"value":…}}}`)
+/// or XML (`<Code>…</Code><Message>…</Message>`).
+fn error_body(body: &[u8]) -> (Option<String>, Option<String>) {
+    if let Ok(json) = serde_json::from_slice::<Json>(body) {
+        let error = json.get("odata.error").or_else(|| json.get("error"));
+        if let Some(error) = error {
+            let code = error.get("code").and_then(Json::as_str).map(str::to_owned);
+            let message = match error.get("message") {
+                Some(Json::String(s)) => Some(s.clone()),
+                Some(m) => m.get("value").and_then(Json::as_str).map(str::to_owned),
+                None => None,
+            };
+            return (code, message);
+        }
+    }
+    let text = String::from_utf8_lossy(body);
+    let tag = |name: &str| -> Option<String> {
+        let lower = text.to_ascii_lowercase();
+        let open = format!("<{}>", name.to_ascii_lowercase());
+        let close = format!("</{}>", name.to_ascii_lowercase());
+        let start = lower.find(&open)? + open.len();
+        let end = start + lower[start..].find(&close)?;
+        Some(text[start..end].trim().to_owned())
+    };
+    (
+        tag("Code").or_else(|| tag("m:code")),
+        tag("Message").or_else(|| tag("m:message")),
+    )
+}
+
+/// An error answer as a [`StoreError`]: the HTTP status, and the service's code (from the
+/// `x-ms-error-code` header or the body). A code the store does not know is kept at the front
+/// of the message, with `InvalidInput` standing in as the code.
+pub(crate) fn service_error(status: u16, header_code: Option<&str>, body: &[u8]) -> StoreError {
+    let (body_code, message) = error_body(body);
+    let code_text = header_code.map(str::to_owned).or(body_code);
+    let mut message = message
+        .map(|m| m.lines().next().unwrap_or_default().to_owned())
+        .unwrap_or_else(|| format!("the service answered {status}"));
+    let code = match code_text.as_deref().and_then(error_code) {
+        Some(code) => code,
+        None => {
+            if let Some(text) = &code_text {
+                message = format!("{text}: {message}");
+            }
+            match status {
+                404 => ErrorCode::ResourceNotFound,
+                412 => ErrorCode::UpdateConditionNotSatisfied,
+                413 => ErrorCode::RequestBodyTooLarge,
+                403 => ErrorCode::AuthorizationFailure,
+                500 => ErrorCode::InternalError,
+                503 => ErrorCode::ServerBusy,
+                _ => ErrorCode::InvalidInput,
+            }
+        }
+    };
+    StoreError {
+        status,
+        code,
+        message,
+        failed_index: None,
+    }
+}
+
+/// The multipart body of an entity group transaction, and its `Content-Type`.
+pub(crate) struct BatchRequestBody {
+    /// `multipart/mixed; boundary=batch_…`.
+    pub content_type: String,
+    /// The body (ASCII).
+    pub body: Vec<u8>,
+}
+
+/// Writes the `$batch` body: one changeset holding every operation, each an HTTP request whose
+/// URL is absolute (`table_url` is the table's URL, `entity_url` builds an entity's).
+pub(crate) fn batch_body(
+    ops: &[BatchOperation],
+    table_url: &str,
+    entity_url: impl Fn(&str, &str) -> String,
+    id: u64,
+) -> BatchRequestBody {
+    let batch = format!("batch_{id:016x}");
+    let changeset = format!("changeset_{id:016x}");
+    let mut body = String::with_capacity(512 * ops.len() + 256);
+    let _ = write!(
+        body,
+        "--{batch}\r\nContent-Type: multipart/mixed; boundary={changeset}\r\n\r\n"
+    );
+    for op in ops {
+        let _ = write!(
+            body,
+            "--{changeset}\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n"
+        );
+        let (pk, rk) = op.keys();
+        let (method, url, if_match, entity) = match op {
+            BatchOperation::Insert(e) => ("POST", table_url.to_owned(), None, Some(e)),
+            BatchOperation::Replace(e, m) => ("PUT", entity_url(pk, rk), Some(m), Some(e)),
+            BatchOperation::Merge(e, m) => ("MERGE", entity_url(pk, rk), Some(m), Some(e)),
+            BatchOperation::UpsertReplace(e) => ("PUT", entity_url(pk, rk), None, Some(e)),
+            BatchOperation::UpsertMerge(e) => ("MERGE", entity_url(pk, rk), None, Some(e)),
+            BatchOperation::Delete { if_match, .. } => {
+                ("DELETE", entity_url(pk, rk), Some(if_match), None)
+            }
+        };
+        let _ = write!(
+            body,
+            "{method} {url} HTTP/1.1\r\nAccept: application/json;odata=minimalmetadata\r\nDataServiceVersion: 3.0\r\n"
+        );
+        if let Some(m) = if_match {
+            let _ = write!(body, "If-Match: {}\r\n", if_match_header(m));
+        }
+        match entity {
+            Some(e) => {
+                if method == "POST" {
+                    body.push_str("Prefer: return-no-content\r\n");
+                }
+                body.push_str("Content-Type: application/json\r\n\r\n");
+                // entity_body writes ASCII only.
+                body.push_str(&String::from_utf8_lossy(&entity_body(e)));
+                body.push_str("\r\n");
+            }
+            None => body.push_str("\r\n"),
+        }
+    }
+    let _ = write!(body, "--{changeset}--\r\n--{batch}--\r\n");
+    BatchRequestBody {
+        content_type: format!("multipart/mixed; boundary={batch}"),
+        body: body.into_bytes(),
+    }
+}
+
+/// One response inside a `$batch` answer.
+#[derive(Debug)]
+pub(crate) struct InnerResponse {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl InnerResponse {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Splits a `$batch` answer into its inner HTTP responses, in order. Each starts at a line
+/// `HTTP/1.1 NNN …`, has headers up to an empty line, and a body up to the next boundary line.
+pub(crate) fn inner_responses(body: &str) -> Result<Vec<InnerResponse>, StoreError> {
+    let mut responses = Vec::new();
+    let mut lines = body.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
+    while let Some(line) = lines.next() {
+        let Some(rest) = line.strip_prefix("HTTP/1.") else {
+            continue;
+        };
+        let status = rest
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse::<u16>().ok())
+            .ok_or_else(|| {
+                protocol_error(format!(
+                    "malformed status line in a $batch answer: `{line}`"
+                ))
+            })?;
+        let mut headers = Vec::new();
+        for header in lines.by_ref() {
+            if header.is_empty() {
+                break;
+            }
+            if let Some((name, value)) = header.split_once(':') {
+                headers.push((name.trim().to_owned(), value.trim().to_owned()));
+            }
+        }
+        let mut text = String::new();
+        for body_line in lines.by_ref() {
+            if body_line.starts_with("--") {
+                break;
+            }
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(body_line);
+        }
+        responses.push(InnerResponse {
+            status,
+            headers,
+            body: text.trim().to_owned(),
+        });
+    }
+    Ok(responses)
+}
+
+/// Reads a `$batch` answer: an ETag per operation (none for deletes) when every operation
+/// succeeded, or the failing operation's error with its 0-based index.
+///
+/// The index comes from the error message's `N:` prefix (as the service and the emulator write
+/// it), else from the inner response's `Content-ID` (1-based), else from the failing response's
+/// position when there is one response per operation.
+pub(crate) fn batch_results(
+    body: &str,
+    ops: &[BatchOperation],
+) -> Result<Vec<Option<ETag>>, StoreError> {
+    let responses = inner_responses(body)?;
+    if let Some((position, failed)) = responses.iter().enumerate().find(|(_, r)| r.status >= 300) {
+        let mut error = service_error(
+            failed.status,
+            failed.header("x-ms-error-code"),
+            failed.body.as_bytes(),
+        );
+        let prefixed = error
+            .message
+            .split_once(':')
+            .and_then(|(n, rest)| Some((n.trim().parse::<usize>().ok()?, rest.to_owned())));
+        let index = if let Some((index, rest)) = prefixed {
+            error.message = rest;
+            Some(index)
+        } else if let Some(id) = failed
+            .header("Content-ID")
+            .and_then(|v| v.parse::<usize>().ok())
+        {
+            id.checked_sub(1)
+        } else if responses.len() == ops.len() {
+            Some(position)
+        } else {
+            None
+        };
+        error.failed_index = index.filter(|i| *i < ops.len());
+        return Err(error);
+    }
+    if responses.len() != ops.len() {
+        return Err(protocol_error(format!(
+            "the $batch answer holds {} responses for {} operations",
+            responses.len(),
+            ops.len()
+        )));
+    }
+    Ok(responses
+        .iter()
+        .zip(ops)
+        .map(|(r, op)| match op {
+            BatchOperation::Delete { .. } => None,
+            _ => r.header("ETag").map(ETag::from_raw),
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn keys_are_quoted_and_encoded() {
+        assert_eq!(
+            entity_path("t1", "O'Brien é", "a/b?#%+&"),
+            "/t1(PartitionKey='O%27%27Brien%20%C3%A9',RowKey='a%2Fb%3F%23%25%2B%26')"
+        );
+        assert_eq!(entity_path("t", "", ""), "/t(PartitionKey='',RowKey='')");
+    }
+
+    #[test]
+    fn json_bodies_are_ascii() {
+        let e = Entity::new("pé", "r😀").with("S", "ü\"\n\u{1}x");
+        let body = entity_body(&e);
+        assert!(body.is_ascii());
+        let text = String::from_utf8(body).unwrap();
+        assert!(text.contains(r#""pé""#.replace('é', "\\u00e9").as_str()));
+        assert!(text.contains("\\ud83d\\ude00"));
+        let back: Json = serde_json::from_str(&text).unwrap();
+        assert_eq!(back["S"], json!("ü\"\n\u{1}x"));
+        assert_eq!(back["RowKey"], json!("r😀"));
+    }
+
+    #[test]
+    fn bodies_leave_out_server_fields() {
+        let mut e = Entity::new("p", "r").with("A", 1i64);
+        e.timestamp = Some(DateTime::parse("2024-01-01T00:00:00Z").unwrap());
+        e.etag = Some(ETag::for_timestamp(e.timestamp.unwrap()));
+        let json: Json = serde_json::from_slice(&entity_body(&e)).unwrap();
+        assert_eq!(
+            json,
+            json!({"PartitionKey":"p","RowKey":"r","A":"1","A@odata.type":"Edm.Int64"})
+        );
+    }
+
+    #[test]
+    fn entities_are_read_with_timestamp_and_etag() {
+        let json = json!({
+            "odata.etag": "W/\"datetime'2024-05-01T10%3A20%3A30.1234567Z'\"",
+            "PartitionKey": "p", "RowKey": "r",
+            "Timestamp": "2024-05-01T10:20:30.1234567Z",
+            "Timestamp@odata.type": "Edm.DateTime",
+            "N": "5", "N@odata.type": "Edm.Int64"
+        });
+        let e = read_entity(&json).unwrap();
+        assert_eq!(
+            e.timestamp,
+            Some(DateTime::parse("2024-05-01T10:20:30.1234567Z").unwrap())
+        );
+        assert_eq!(e.etag.as_ref().unwrap().timestamp(), e.timestamp);
+        assert_eq!(e.get("N"), Some(&table_runtime::Value::Int64(5)));
+        let bad = read_entity(&json!({"RowKey": "r"})).unwrap_err();
+        assert_eq!(bad.status, NO_STATUS);
+    }
+
+    #[test]
+    fn errors_map_to_codes() {
+        let body = br#"{"odata.error":{"code":"EntityAlreadyExists","message":{"lang":"en-US","value":"The specified entity already exists.\nRequestId:x\nTime:y"}}}"#;
+        let e = service_error(409, None, body);
+        assert_eq!(
+            (e.status, e.code, e.message.as_str()),
+            (
+                409,
+                ErrorCode::EntityAlreadyExists,
+                "The specified entity already exists."
+            )
+        );
+        let e = service_error(404, Some("TableNotFound"), b"");
+        assert_eq!(e.code, ErrorCode::TableNotFound);
+        let e = service_error(
+            403,
+            None,
+            b"<?xml version=\"1.0\"?><Error><Code>AuthorizationFailure</Code><Message>No.</Message></Error>",
+        );
+        assert_eq!(e.status, 403);
+        assert_eq!(e.code, ErrorCode::AuthorizationFailure);
+        assert_eq!(e.message, "No.");
+        // A code the store does not know keeps its spelling at the front of the message.
+        let e = service_error(
+            403,
+            Some("InsufficientAccountPermissions"),
+            b"{\"odata.error\":{\"code\":\"InsufficientAccountPermissions\",\"message\":{\"value\":\"No.\"}}}",
+        );
+        assert_eq!((e.status, e.code), (403, ErrorCode::AuthorizationFailure));
+        assert_eq!(e.message, "InsufficientAccountPermissions: No.");
+        let e = service_error(500, None, b"\xff not json");
+        assert_eq!(e.status, 500);
+        assert!(e.message.contains("500"));
+    }
+
+    fn ops() -> Vec<BatchOperation> {
+        vec![
+            BatchOperation::Insert(Entity::new("p", "1").with("A", "é")),
+            BatchOperation::Merge(Entity::new("p", "2"), IfMatch::Any),
+            BatchOperation::Delete {
+                partition_key: "p".into(),
+                row_key: "3".into(),
+                if_match: IfMatch::Any,
+            },
+        ]
+    }
+
+    #[test]
+    fn batch_bodies_have_one_changeset() {
+        let body = batch_body(
+            &ops(),
+            "http://h/acct/t",
+            |pk, rk| format!("http://h/acct{}", entity_path("t", pk, rk)),
+            0xab,
+        );
+        assert_eq!(
+            body.content_type,
+            "multipart/mixed; boundary=batch_00000000000000ab"
+        );
+        let text = String::from_utf8(body.body).unwrap();
+        assert!(text.is_ascii());
+        assert_eq!(text.matches("--changeset_00000000000000ab\r\n").count(), 3);
+        assert!(text.contains("POST http://h/acct/t HTTP/1.1\r\n"));
+        assert!(text.contains("MERGE http://h/acct/t(PartitionKey='p',RowKey='2') HTTP/1.1\r\n"));
+        assert!(text.contains("If-Match: *\r\n"));
+        assert!(text.ends_with("--changeset_00000000000000ab--\r\n--batch_00000000000000ab--\r\n"));
+    }
+
+    #[test]
+    fn batch_answers_are_read() {
+        let ok = "--batchresponse_1\r\nContent-Type: multipart/mixed; boundary=changesetresponse_2\r\n\r\n\
+            --changesetresponse_2\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n\
+            HTTP/1.1 204 No Content\r\nETag: W/\"datetime'2024-05-01T10%3A20%3A30.1234567Z'\"\r\n\r\n\r\n\
+            --changesetresponse_2\r\nContent-Type: application/http\r\n\r\n\
+            HTTP/1.1 204 No Content\r\nETag: W/\"x\"\r\n\r\n\r\n\
+            --changesetresponse_2\r\nContent-Type: application/http\r\n\r\n\
+            HTTP/1.1 204 No Content\r\n\r\n\r\n\
+            --changesetresponse_2--\r\n--batchresponse_1--\r\n";
+        let etags = batch_results(ok, &ops()).unwrap();
+        assert_eq!(etags.len(), 3);
+        assert!(etags[0].as_ref().unwrap().timestamp().is_some());
+        assert_eq!(etags[1], Some(ETag::from_raw("W/\"x\"")));
+        assert_eq!(etags[2], None);
+
+        let failed = "--batchresponse_1\r\nContent-Type: multipart/mixed; boundary=changesetresponse_2\r\n\r\n\
+            --changesetresponse_2\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n\
+            HTTP/1.1 409 Conflict\r\nContent-ID: 3\r\nContent-Type: application/json;odata=minimalmetadata;charset=utf-8\r\n\r\n\
+            {\"odata.error\":{\"code\":\"EntityAlreadyExists\",\"message\":{\"lang\":\"en-US\",\"value\":\"1:The specified entity already exists.\\nRequestId:r\"}}}\r\n\
+            --changesetresponse_2--\r\n--batchresponse_1--\r\n";
+        let e = batch_results(failed, &ops()).unwrap_err();
+        assert_eq!(e.status, 409);
+        assert_eq!(e.code, ErrorCode::EntityAlreadyExists);
+        assert_eq!(e.failed_index, Some(1));
+        assert_eq!(e.message, "The specified entity already exists.");
+
+        let by_content_id = failed.replace("1:The", "The");
+        let e = batch_results(&by_content_id, &ops()).unwrap_err();
+        assert_eq!(e.failed_index, Some(2));
+
+        let garbage = batch_results("not multipart", &ops()).unwrap_err();
+        assert_eq!(garbage.status, NO_STATUS);
+        let bad_status = batch_results("HTTP/1.1 abc\r\n", &ops()).unwrap_err();
+        assert_eq!(bad_status.status, NO_STATUS);
+    }
+}
