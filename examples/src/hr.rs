@@ -1,16 +1,27 @@
-//! HR: employees and departments in one table.
+//! HR: employees, departments and yearly reviews in one table.
 //!
-//! Patterns (see the design guides): PartitionKey is the department, so a department and its
-//! employees share a partition and can change together in one entity group transaction
-//! (*heterogeneous entity types* told apart by the `EntityType` property). The RowKey carries a
-//! type prefix and a zero-padded id (`empid_000042`), so ids sort numerically and a range of ids
-//! is a RowKey range. The *intra-partition secondary index* stores a copy under
-//! `email_{email}` in the same partition, written in the same transaction as the employee; the
-//! *inter-partition secondary index* stores a copy under `lastname_{department}` keyed by last
-//! name, for lookups by name.
+//! Patterns (see the design guides): PartitionKey is the department, so a department, its
+//! employees and their reviews share a partition and can change together in one entity group
+//! transaction (*heterogeneous entity types* told apart by the `EntityType` property). The
+//! RowKey carries a type prefix and a zero-padded id (`empid_000042`), so ids sort numerically
+//! and a range of ids is a RowKey range. The *intra-partition secondary index* stores a copy
+//! under `email_{email}` in the same partition, written in the same transaction as the employee;
+//! the *inter-partition secondary index* stores a copy under `lastname_{department}` keyed by
+//! last name, kept *eventually consistent* through a queue and a worker.
+//!
+//! *Denormalization*: the department carries a copy of its manager's name and email, so one
+//! point query answers "who runs Sales and how do I reach them". The copy and the employee are
+//! only ever changed in one [`Transaction`], so they never disagree.
+//!
+//! *Compound key*: a review's RowKey is `review_{employee_id:06}_{year:04}`, so all reviews of
+//! one employee are one RowKey range, in year order, and a review is written in the same
+//! transaction as the employee's summary of it.
 
-use table_runtime::batch::BatchOperation;
-use table_runtime::{QueryClass, Store, StoreError, TableEntity};
+use pollster::block_on;
+use table_runtime::index::maintain::{IndexQueue, IndexWorker};
+use table_runtime::query::keyed::KeyQuery;
+use table_runtime::transaction::Transaction;
+use table_runtime::{ETag, ErrorCode, IfMatch, QueryClass, Store, StoreError, TableEntity};
 
 /// An employee.
 #[derive(Debug, Clone, PartialEq, TableEntity)]
@@ -24,15 +35,12 @@ use table_runtime::{QueryClass, Store, StoreError, TableEntity};
 #[table(index(
     name = "by_last_name",
     partition_key = "lastname_{department}",
-    row_key = "{last_name}_{employee_id:06}"
+    row_key = "{last_name}_{employee_id:06}",
+    eventual
 ))]
 #[table(allow(
     TK005,
     reason = "employee ids are issued below 1,000,000; a larger one is refused, never mis-sorted"
-))]
-#[table(allow(
-    TK013,
-    reason = "hire() writes the last-name copy right after the transaction; queue-based upkeep is the typed API's next step"
 ))]
 pub struct Employee {
     /// The department (the partition).
@@ -50,9 +58,12 @@ pub struct Employee {
     pub last_name: String,
     /// Age in years.
     pub age: i32,
+    /// The year of the latest review, kept in step with the review entities.
+    pub last_review_year: Option<u16>,
 }
 
-/// A department, stored in its own partition beside its employees.
+/// A department, stored in its own partition beside its employees, with a copy of its
+/// manager's details.
 #[derive(Debug, Clone, PartialEq, TableEntity)]
 #[table(name = "Employees", partition_key = "{name}", row_key = "department")]
 #[table(entity_type = "Department", rename_all = "PascalCase")]
@@ -64,44 +75,222 @@ pub struct Department {
     /// The department's name (the partition).
     #[table(max_len = 64)]
     pub name: String,
-    /// The manager's employee id.
-    pub manager_id: u32,
     /// How many employees it has.
     pub employee_count: i32,
+    /// The manager's employee id, once one is appointed.
+    pub manager_id: Option<u32>,
+    /// The manager's full name, copied from the employee.
+    pub manager_name: Option<String>,
+    /// The manager's email, copied from the employee.
+    pub manager_email: Option<String>,
 }
 
-/// Anything stored in the Employees table.
+impl Department {
+    /// A department with no employees and no manager yet.
+    pub fn new(name: impl Into<String>) -> Self {
+        Department {
+            name: name.into(),
+            employee_count: 0,
+            manager_id: None,
+            manager_name: None,
+            manager_email: None,
+        }
+    }
+
+    /// The department with `manager`'s details copied in.
+    pub fn with_manager(self, manager: &Employee) -> Self {
+        Department {
+            manager_id: Some(manager.employee_id),
+            manager_name: Some(format!("{} {}", manager.first_name, manager.last_name)),
+            manager_email: Some(manager.email.clone()),
+            ..self
+        }
+    }
+
+    /// Whether the copy of the manager's details matches `employee`, the manager.
+    pub fn manager_matches(&self, employee: &Employee) -> bool {
+        self.clone().with_manager(employee) == *self
+    }
+}
+
+/// One yearly review of an employee, beside the employee in the department's partition.
+#[derive(Debug, Clone, PartialEq, TableEntity)]
+#[table(
+    name = "Employees",
+    partition_key = "{department}",
+    row_key = "review_{employee_id:06}_{year:04}"
+)]
+#[table(entity_type = "EmployeeReview", rename_all = "PascalCase")]
+#[table(allow(
+    TK005,
+    reason = "ids stay below 1,000,000 and years have four digits; a wider value is refused, never mis-sorted"
+))]
+pub struct EmployeeReview {
+    /// The employee's department (the partition).
+    #[table(max_len = 64)]
+    pub department: String,
+    /// The employee reviewed.
+    pub employee_id: u32,
+    /// The year under review.
+    pub year: u16,
+    /// The manager's rating, 1 to 5.
+    pub manager_rating: i32,
+    /// The peers' rating, 1 to 5.
+    pub peer_rating: i32,
+    /// Free text.
+    pub comments: String,
+}
+
+/// Anything stored in the Employees table's department partitions.
 #[derive(Debug, Clone, PartialEq, TableEntity)]
 pub enum HrEntity {
     /// An employee.
     Employee(Employee),
     /// A department.
     Department(Department),
+    /// A review.
+    EmployeeReview(EmployeeReview),
 }
 
-/// Hires an employee: the employee, its same-partition email copy and the department's new
-/// count change in one transaction; the last-name copy (another partition) is written after.
-pub fn hire(store: &Store, employee: &Employee) -> Result<(), StoreError> {
-    let mut department = Department::from_entity(&store.get(
-        Employee::TABLE,
-        &employee.department,
-        "department",
-        None,
-    )?)?;
-    department.employee_count += 1;
-    let mut ops = vec![
-        BatchOperation::Insert(employee.to_entity()?),
-        BatchOperation::Replace(department.to_entity()?, table_runtime::IfMatch::Any),
-    ];
-    let copies = employee.index_entities()?;
-    for copy in copies.iter().filter(|c| c.index.same_partition) {
-        ops.push(BatchOperation::Insert(copy.entity.clone()));
+/// How often a write is rebuilt from fresh reads when another writer got in between.
+const ATTEMPTS: usize = 8;
+
+/// Reads the one value a point query names, with the condition that it is still that version.
+fn read<T: TableEntity>(store: &Store, query: &KeyQuery) -> Result<(T, IfMatch), StoreError> {
+    let page = store.query(T::TABLE, &query.to_query()?)?;
+    let entity = page.entities.first().ok_or_else(|| {
+        StoreError::new(
+            ErrorCode::ResourceNotFound,
+            format!("nothing answers `{}`", query.filter()),
+        )
+    })?;
+    let version = entity.etag.clone().map_or(IfMatch::Any, IfMatch::ETag);
+    Ok((T::from_entity(entity)?, version))
+}
+
+/// Builds and commits a transaction, building it again from fresh reads when an entity it read
+/// changed before the commit (412).
+fn commit_fresh<'q>(
+    store: &Store,
+    mut build: impl FnMut() -> Result<Transaction<'q>, StoreError>,
+) -> Result<Vec<Option<ETag>>, StoreError> {
+    let mut last = None;
+    for _ in 0..ATTEMPTS {
+        match block_on(build()?.commit(store)) {
+            Err(e) if e.code == ErrorCode::UpdateConditionNotSatisfied => last = Some(e),
+            done => return done,
+        }
     }
-    store.execute_batch(Employee::TABLE, &ops)?;
-    for copy in copies.iter().filter(|c| !c.index.same_partition) {
-        store.upsert_replace(Employee::TABLE, &copy.entity)?;
-    }
-    Ok(())
+    Err(last.unwrap_or_else(|| {
+        StoreError::new(
+            ErrorCode::UpdateConditionNotSatisfied,
+            "no attempt was made",
+        )
+    }))
+}
+
+/// A transaction that may hold employees, whose last-name copies go through `queue`.
+fn transaction(queue: &IndexQueue) -> Transaction<'_> {
+    let mut tx = Transaction::new();
+    tx.index_queue::<Employee>(queue);
+    tx
+}
+
+/// Hires an employee: the employee, its email copy and the department's new count change in
+/// one transaction; the last-name copy is announced on `queue` for the worker.
+pub fn hire(store: &Store, queue: &IndexQueue, employee: &Employee) -> Result<(), StoreError> {
+    commit_fresh(store, || {
+        let (department, version) =
+            read::<Department>(store, &Department::point_query(&employee.department)?)?;
+        let counted = Department {
+            employee_count: department.employee_count + 1,
+            ..department
+        };
+        let mut tx = transaction(queue);
+        tx.insert(employee)?.replace(&counted, version)?;
+        Ok(tx)
+    })
+    .map(drop)
+}
+
+/// Makes an employee the manager of their department. The department's copy of the manager's
+/// details is taken from the employee, and the transaction rewrites the employee exactly as
+/// read, on its ETag: the copy is stored only if the employee is still that version.
+pub fn appoint_manager(
+    store: &Store,
+    queue: &IndexQueue,
+    department: &str,
+    employee_id: u32,
+) -> Result<(), StoreError> {
+    commit_fresh(store, || {
+        let (manager, manager_version) =
+            read::<Employee>(store, &Employee::point_query(department, employee_id)?)?;
+        let (current, version) = read::<Department>(store, &Department::point_query(department)?)?;
+        let mut tx = transaction(queue);
+        tx.replace(&manager, manager_version)?
+            .replace(&current.with_manager(&manager), version)?;
+        Ok(tx)
+    })
+    .map(drop)
+}
+
+/// Changes an employee's details. When the employee manages the department, the department's
+/// copy changes in the same transaction; a manager appointed meanwhile makes it start over.
+pub fn update_employee(
+    store: &Store,
+    queue: &IndexQueue,
+    employee: &Employee,
+) -> Result<(), StoreError> {
+    commit_fresh(store, || {
+        let (current, version) =
+            read::<Department>(store, &Department::point_query(&employee.department)?)?;
+        let mut tx = transaction(queue);
+        tx.replace(employee, IfMatch::Any)?;
+        if current.manager_id == Some(employee.employee_id) {
+            tx.replace(&current.with_manager(employee), version)?;
+        }
+        Ok(tx)
+    })
+    .map(drop)
+}
+
+/// Records a review and the employee's latest review year in one transaction: a review that
+/// exists already fails the whole of it.
+pub fn record_review(
+    store: &Store,
+    queue: &IndexQueue,
+    review: &EmployeeReview,
+) -> Result<(), StoreError> {
+    commit_fresh(store, || {
+        let (employee, version) = read::<Employee>(
+            store,
+            &Employee::point_query(&review.department, review.employee_id)?,
+        )?;
+        let latest = employee.last_review_year.max(Some(review.year));
+        let mut tx = transaction(queue);
+        tx.insert(review)?.replace(
+            &Employee {
+                last_review_year: latest,
+                ..employee
+            },
+            version,
+        )?;
+        Ok(tx)
+    })
+    .map(drop)
+}
+
+/// The query for every review of one employee: one RowKey range, oldest year first.
+pub fn reviews_query(department: &str, employee_id: u32) -> Result<KeyQuery, StoreError> {
+    Ok(EmployeeReview::range_by_employee_id(
+        department,
+        employee_id..=employee_id,
+    )?)
+}
+
+/// Brings the last-name copies in line with the employees.
+pub fn run_index_worker(store: &Store, queue: &IndexQueue) -> usize {
+    block_on(IndexWorker::<_, Employee>::new(store, queue).run_until_idle()).done
 }
 
 /// What [`run`] found.
@@ -115,24 +304,35 @@ pub struct Report {
     pub by_email: Option<String>,
     /// Employees of Sales named Jones (from the other-partition index).
     pub jones: Vec<u32>,
-    /// The Sales partition read as one enum: (departments, distinct employees).
-    pub sales_mix: (usize, usize),
+    /// The Sales partition read as one enum: (departments, distinct employees, reviews).
+    pub sales_mix: (usize, usize, usize),
     /// Sales' employee count after the hires.
     pub sales_count: i32,
     /// Whether hiring a duplicate id was refused as a whole.
     pub duplicate_refused: bool,
+    /// Sales' manager as the department's copy has it: (id, name, email).
+    pub sales_manager: Option<(u32, String, String)>,
+    /// Whether that copy matches the manager's employee entity.
+    pub manager_copy_consistent: bool,
+    /// Bob's reviews from one range query: (year, manager rating).
+    pub bob_reviews: Vec<(u16, i32)>,
+    /// The class of that query.
+    pub reviews_class: QueryClass,
+    /// Bob's latest review year, as his employee entity has it.
+    pub bob_last_review: Option<u16>,
+    /// Whether recording a review twice was refused, leaving Bob as he was.
+    pub duplicate_review_refused: bool,
+    /// Index jobs the worker finished.
+    pub index_jobs: usize,
 }
 
-/// Creates departments, hires employees and runs the design's lookups.
+/// Creates departments, hires employees, appoints and updates a manager, records reviews and
+/// runs the design's lookups.
 pub fn run(store: &Store) -> Result<Report, StoreError> {
+    let queue = IndexQueue::default();
     store.create_table(Employee::TABLE)?;
     for name in ["Sales", "Support"] {
-        let d = Department {
-            name: name.into(),
-            manager_id: 1,
-            employee_count: 0,
-        };
-        store.insert(Employee::TABLE, &d.to_entity()?)?;
+        store.insert(Employee::TABLE, &Department::new(name).to_entity()?)?;
     }
     let people = [
         ("Sales", 42, "Ann", "Smith"),
@@ -144,6 +344,7 @@ pub fn run(store: &Store) -> Result<Report, StoreError> {
     for (department, id, first, last) in people {
         hire(
             store,
+            &queue,
             &Employee {
                 department: department.into(),
                 employee_id: id,
@@ -155,6 +356,7 @@ pub fn run(store: &Store) -> Result<Report, StoreError> {
                 first_name: first.into(),
                 last_name: last.into(),
                 age: 30 + (id % 20) as i32,
+                last_review_year: None,
             },
         )?;
     }
@@ -166,8 +368,54 @@ pub fn run(store: &Store) -> Result<Report, StoreError> {
         first_name: "X".into(),
         last_name: "Y".into(),
         age: 1,
+        last_review_year: None,
     };
-    let duplicate_refused = hire(store, &duplicate).is_err();
+    let duplicate_refused = hire(store, &queue, &duplicate).is_err();
+
+    // Denormalization: Ann runs Sales, then marries and changes her name and email. The
+    // department's copy changes with her, in the same transaction.
+    appoint_manager(store, &queue, "Sales", 42)?;
+    let (ann, _) = read::<Employee>(store, &Employee::point_query("Sales", 42)?)?;
+    update_employee(
+        store,
+        &queue,
+        &Employee {
+            last_name: "Jones".into(),
+            email: "ann.jones@contoso.com".into(),
+            ..ann
+        },
+    )?;
+
+    // Compound key: Bob's reviews, each with his summary.
+    for (year, rating) in [(2023, 3), (2024, 4), (2022, 2)] {
+        record_review(
+            store,
+            &queue,
+            &EmployeeReview {
+                department: "Sales".into(),
+                employee_id: 117,
+                year,
+                manager_rating: rating,
+                peer_rating: rating,
+                comments: format!("{year}: rated {rating}"),
+            },
+        )?;
+    }
+    let (bob_before, _) = read::<Employee>(store, &Employee::point_query("Sales", 117)?)?;
+    let again = EmployeeReview {
+        department: "Sales".into(),
+        employee_id: 117,
+        year: 2024,
+        manager_rating: 1,
+        peer_rating: 1,
+        comments: "again".into(),
+    };
+    let refused = record_review(store, &queue, &again).is_err();
+    let (bob, _) = read::<Employee>(store, &Employee::point_query("Sales", 117)?)?;
+    let duplicate_review_refused = refused && bob == bob_before;
+
+    // The last-name index in other partitions catches up.
+    let index_jobs = run_index_worker(store, &queue);
 
     let range = Employee::range_by_employee_id("Sales", 100..200)?;
     let page = store.query(Employee::TABLE, &range.to_query()?)?;
@@ -195,13 +443,20 @@ pub fn run(store: &Store) -> Result<Report, StoreError> {
         .map(|e| Employee::from_entity(e).map(|e| e.employee_id))
         .collect::<Result<_, _>>()?;
 
-    // The Sales partition holds the department, its employees and their email copies: read it
-    // whole as one enum, counting distinct employees.
+    let reviews = reviews_query("Sales", 117)?;
+    let bob_reviews = store
+        .query_all(Employee::TABLE, &reviews.to_query()?)?
+        .iter()
+        .map(|e| EmployeeReview::from_entity(e).map(|r| (r.year, r.manager_rating)))
+        .collect::<Result<_, _>>()?;
+
+    // The Sales partition holds the department, its employees, their email copies and their
+    // reviews: read it whole as one enum, counting distinct employees.
     let partition = store.query_all(
         Employee::TABLE,
         &table_runtime::Query::filter("PartitionKey eq 'Sales'")?,
     )?;
-    let mut departments = 0;
+    let (mut departments, mut reviews_seen) = (0, 0);
     let mut employees = std::collections::BTreeSet::new();
     for e in &partition {
         match HrEntity::from_entity(e)? {
@@ -209,11 +464,20 @@ pub fn run(store: &Store) -> Result<Report, StoreError> {
             HrEntity::Employee(emp) => {
                 employees.insert(emp.employee_id);
             }
+            HrEntity::EmployeeReview(_) => reviews_seen += 1,
         }
     }
-    let sales_mix = (departments, employees.len());
-    let sales =
-        Department::from_entity(&store.get(Employee::TABLE, "Sales", "department", None)?)?;
+    let sales_mix = (departments, employees.len(), reviews_seen);
+
+    // One point query answers who runs Sales and how to reach them.
+    let (sales, _) = read::<Department>(store, &Department::point_query("Sales")?)?;
+    let (manager, _) = read::<Employee>(store, &Employee::point_query("Sales", 42)?)?;
+    let manager_copy_consistent =
+        sales.manager_id == Some(manager.employee_id) && sales.manager_matches(&manager);
+    let sales_manager = match (sales.manager_id, &sales.manager_name, &sales.manager_email) {
+        (Some(id), Some(name), Some(email)) => Some((id, name.clone(), email.clone())),
+        _ => None,
+    };
 
     Ok(Report {
         ids_100_to_199,
@@ -223,6 +487,13 @@ pub fn run(store: &Store) -> Result<Report, StoreError> {
         sales_mix,
         sales_count: sales.employee_count,
         duplicate_refused,
+        sales_manager,
+        manager_copy_consistent,
+        bob_reviews,
+        reviews_class: reviews.class(),
+        bob_last_review: bob.last_review_year,
+        duplicate_review_refused,
+        index_jobs,
     })
 }
 
@@ -236,10 +507,22 @@ mod tests {
         assert_eq!(report.ids_100_to_199, ["Bob", "Cid"]);
         assert_eq!(report.id_range_class, QueryClass::RangeQuery);
         assert_eq!(report.by_email.as_deref(), Some("Bob"));
-        assert_eq!(report.jones, [117, 150]);
-        assert_eq!(report.sales_mix, (1, 4));
+        // Ann's new last name reached the other partition's index through the queue.
+        assert_eq!(report.jones, [42, 117, 150]);
+        assert_eq!(report.sales_mix, (1, 4, 3));
         assert_eq!(report.sales_count, 4);
         assert!(report.duplicate_refused);
+        assert_eq!(
+            report.sales_manager,
+            Some((42, "Ann Jones".into(), "ann.jones@contoso.com".into()))
+        );
+        assert!(report.manager_copy_consistent);
+        assert_eq!(report.bob_reviews, [(2022, 2), (2023, 3), (2024, 4)]);
+        assert_eq!(report.reviews_class, QueryClass::RangeQuery);
+        assert_eq!(report.bob_last_review, Some(2024));
+        assert!(report.duplicate_review_refused);
+        // 5 hires, the appointment, the update and 3 reviews each rewrote an employee.
+        assert_eq!(report.index_jobs, 10);
     }
 
     #[test]
@@ -249,5 +532,87 @@ mod tests {
             q.filter(),
             "PartitionKey eq 'Sales' and RowKey ge 'empid_000100' and RowKey lt 'empid_000200'"
         );
+    }
+
+    #[test]
+    fn one_employees_reviews_are_one_range() {
+        let q = reviews_query("Sales", 123).unwrap();
+        assert_eq!(
+            q.filter(),
+            "PartitionKey eq 'Sales' and RowKey ge 'review_000123' and RowKey lt 'review_000124'"
+        );
+        assert_eq!(q.class(), QueryClass::RangeQuery);
+    }
+
+    #[test]
+    fn the_manager_copy_never_disagrees_with_the_manager() {
+        let store = Store::new();
+        let queue = IndexQueue::default();
+        store.create_table(Employee::TABLE).unwrap();
+        store
+            .insert(
+                Employee::TABLE,
+                &Department::new("Sales").to_entity().unwrap(),
+            )
+            .unwrap();
+        let ann = Employee {
+            department: "Sales".into(),
+            employee_id: 1,
+            email: "ann@contoso.com".into(),
+            first_name: "Ann".into(),
+            last_name: "Smith".into(),
+            age: 40,
+            last_review_year: None,
+        };
+        hire(&store, &queue, &ann).unwrap();
+        appoint_manager(&store, &queue, "Sales", 1).unwrap();
+
+        // An update the transaction refuses (an email over its `max_len`) changes neither the
+        // employee nor the department's copy.
+        let too_long = Employee {
+            email: format!("{}@contoso.com", "a".repeat(200)),
+            ..ann.clone()
+        };
+        let err = update_employee(&store, &queue, &too_long).unwrap_err();
+        assert_eq!(err.failed_index, Some(0));
+        let (sales, _) =
+            read::<Department>(&store, &Department::point_query("Sales").unwrap()).unwrap();
+        let (stored, _) =
+            read::<Employee>(&store, &Employee::point_query("Sales", 1).unwrap()).unwrap();
+        assert_eq!(stored, ann);
+        assert!(sales.manager_matches(&stored));
+
+        // Appointing someone who does not exist is refused, and Ann stays.
+        assert_eq!(
+            appoint_manager(&store, &queue, "Sales", 9)
+                .unwrap_err()
+                .code,
+            ErrorCode::ResourceNotFound
+        );
+        let (sales, _) =
+            read::<Department>(&store, &Department::point_query("Sales").unwrap()).unwrap();
+        assert_eq!(sales.manager_id, Some(1));
+
+        // Someone else's details don't touch the department.
+        let bob = Employee {
+            employee_id: 2,
+            email: "bob@contoso.com".into(),
+            first_name: "Bob".into(),
+            ..ann.clone()
+        };
+        hire(&store, &queue, &bob).unwrap();
+        update_employee(
+            &store,
+            &queue,
+            &Employee {
+                age: 41,
+                ..bob.clone()
+            },
+        )
+        .unwrap();
+        let (after, _) =
+            read::<Department>(&store, &Department::point_query("Sales").unwrap()).unwrap();
+        assert_eq!(after.manager_name.as_deref(), Some("Ann Smith"));
+        assert_eq!(after.employee_count, 2);
     }
 }

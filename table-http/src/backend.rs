@@ -510,10 +510,10 @@ fn if_match(call: Call, condition: &IfMatch) -> Call {
 
 /// The `$select` list sent for a projection: the named properties plus the keys and
 /// Timestamp, which every returned entity carries (as the in-process store's do).
-fn select_list(select: &[String]) -> String {
+fn select_list<S: AsRef<str>>(select: &[S]) -> String {
     let mut names: Vec<&str> = vec!["PartitionKey", "RowKey", "Timestamp"];
-    for name in select {
-        if !names.contains(&name.as_str()) {
+    for name in select.iter().map(AsRef::as_ref) {
+        if !names.contains(&name) {
             names.push(name);
         }
     }
@@ -636,7 +636,7 @@ impl Backend for HttpBackend {
         table: &str,
         partition_key: &str,
         row_key: &str,
-        select: Option<Vec<String>>,
+        select: Option<&[&str]>,
     ) -> impl Future<Output = Result<Entity, StoreError>> + Send {
         let mut call = Call::new(
             Method::GET,

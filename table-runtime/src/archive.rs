@@ -413,7 +413,7 @@ impl<'a, B: Backend, T: TableEntity> ArchiveWorker<'a, B, T> {
     async fn exists(&self, table: &str, keys: &Keys) -> Result<bool, StoreError> {
         match self
             .backend
-            .get(table, &keys.partition_key, &keys.row_key, Some(Vec::new()))
+            .get(table, &keys.partition_key, &keys.row_key, Some(&[]))
             .await
         {
             Ok(_) => Ok(true),

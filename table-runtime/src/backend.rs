@@ -36,7 +36,7 @@ pub trait Backend: Send + Sync {
         table: &str,
         partition_key: &str,
         row_key: &str,
-        select: Option<Vec<String>>,
+        select: Option<&[&str]>,
     ) -> impl Future<Output = Result<Entity, StoreError>> + Send;
     /// One page of a query.
     fn query_page(
@@ -78,14 +78,14 @@ impl Backend for Store {
         table: &str,
         partition_key: &str,
         row_key: &str,
-        select: Option<Vec<String>>,
+        select: Option<&[&str]>,
     ) -> impl Future<Output = Result<Entity, StoreError>> + Send {
-        ready(Store::get(
+        ready(Store::get_selected(
             self,
             table,
             partition_key,
             row_key,
-            select.as_deref(),
+            select,
         ))
     }
     fn query_page(
@@ -130,7 +130,7 @@ impl<B: Backend> Backend for std::sync::Arc<B> {
         table: &str,
         partition_key: &str,
         row_key: &str,
-        select: Option<Vec<String>>,
+        select: Option<&[&str]>,
     ) -> impl Future<Output = Result<Entity, StoreError>> + Send {
         (**self).get(table, partition_key, row_key, select)
     }

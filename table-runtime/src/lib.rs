@@ -48,6 +48,7 @@ pub mod scenario;
 pub mod series;
 pub mod store;
 pub mod table;
+pub mod transaction;
 pub mod typed;
 pub mod value;
 

@@ -276,7 +276,7 @@ impl DataSeries {
         let name = self.slot_name(slot)?.to_owned();
         for _ in 0..MAX_ATTEMPTS {
             let (next, op) = match backend
-                .get(table, partition_key, row_key, Some(vec![name.clone()]))
+                .get(table, partition_key, row_key, Some(&[name.as_str()]))
                 .await
             {
                 Ok(stored) => {

@@ -283,7 +283,7 @@ impl Backend for DiesAfterBatch {
         table: &str,
         partition_key: &str,
         row_key: &str,
-        select: Option<Vec<String>>,
+        select: Option<&[&str]>,
     ) -> impl Future<Output = Result<Entity, StoreError>> + Send {
         Backend::get(&self.0, table, partition_key, row_key, select)
     }

@@ -117,11 +117,11 @@ impl Backend for Flaky {
         table: &str,
         partition_key: &str,
         row_key: &str,
-        select: Option<Vec<String>>,
+        select: Option<&[&str]>,
     ) -> impl Future<Output = Result<Entity, StoreError>> + Send {
         std::future::ready(self.run(|| {
             self.store
-                .get(table, partition_key, row_key, select.as_deref())
+                .get_selected(table, partition_key, row_key, select)
         }))
     }
     fn query_page(

@@ -389,7 +389,7 @@ impl Backend for Dies {
         table: &str,
         partition_key: &str,
         row_key: &str,
-        select: Option<Vec<String>>,
+        select: Option<&[&str]>,
     ) -> impl Future<Output = Result<Entity, StoreError>> + Send {
         Backend::get(&self.store, table, partition_key, row_key, select)
     }

@@ -300,11 +300,11 @@ impl Backend for SmallPages {
         table: &str,
         partition_key: &str,
         row_key: &str,
-        select: Option<Vec<String>>,
+        select: Option<&[&str]>,
     ) -> impl Future<Output = Result<Entity, StoreError>> + Send {
         ready(
             self.store
-                .get(table, partition_key, row_key, select.as_deref()),
+                .get_selected(table, partition_key, row_key, select),
         )
     }
     fn query_page(

@@ -94,12 +94,12 @@ impl Backend for Probe {
         table: &str,
         partition_key: &str,
         row_key: &str,
-        select: Option<Vec<String>>,
+        select: Option<&[&str]>,
     ) -> impl Future<Output = Result<Entity, StoreError>> + Send {
         self.gets.fetch_add(1, Ordering::SeqCst);
         ready(
             self.store
-                .get(table, partition_key, row_key, select.as_deref()),
+                .get_selected(table, partition_key, row_key, select),
         )
     }
     fn query_page(

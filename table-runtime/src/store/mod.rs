@@ -610,6 +610,27 @@ impl Store {
         row_key: &str,
         select: Option<&[String]>,
     ) -> Result<Entity, StoreError> {
+        self.get_with(table, partition_key, row_key, select)
+    }
+
+    /// [`Store::get`] with the selected names borrowed (no allocation per read).
+    pub fn get_selected(
+        &self,
+        table: &str,
+        partition_key: &str,
+        row_key: &str,
+        select: Option<&[&str]>,
+    ) -> Result<Entity, StoreError> {
+        self.get_with(table, partition_key, row_key, select)
+    }
+
+    fn get_with<S: AsRef<str>>(
+        &self,
+        table: &str,
+        partition_key: &str,
+        row_key: &str,
+        select: Option<&[S]>,
+    ) -> Result<Entity, StoreError> {
         let table = self.table(table)?;
         let partition = read(&table.partitions)
             .get(KeyStr::new(partition_key))
@@ -899,11 +920,11 @@ fn page_limit(top: Option<usize>, limits: &Limits) -> Result<usize, StoreError> 
     }
 }
 
-fn decode(
+fn decode<S: AsRef<str>>(
     names: &Names,
     partition_key: &str,
     record: &Record,
-    select: Option<&[String]>,
+    select: Option<&[S]>,
 ) -> Entity {
     let timestamp = record.timestamp();
     Entity {
@@ -912,7 +933,9 @@ fn decode(
         timestamp: Some(timestamp),
         etag: Some(ETag::for_timestamp(timestamp)),
         properties: record
-            .decode_properties(names, |n| select.is_none_or(|s| s.iter().any(|x| x == n))),
+            .decode_properties(names, |n| {
+                select.is_none_or(|s| s.iter().any(|x| x.as_ref() == n))
+            }),
     }
 }
 
