@@ -3,21 +3,61 @@
 //! 10,000-entity partition scan, with the client's CPU time per operation.
 //!
 //! ```text
-//! cargo run --release -p table-http --example throughput -- [CONNECTION_STRING]
+//! cargo run --release -p table-http --example throughput -- [CONNECTION_STRING] [--server-pid PID]
 //! ```
-//! The connection string defaults to `UseDevelopmentStorage=true`.
+//! The connection string defaults to `UseDevelopmentStorage=true`. With `--server-pid`, the
+//! CPU time the server process (e.g. Azurite, on the same machine) spends in each phase is
+//! measured too.
+//!
+//! Prints one JSON object per phase and line, the format `bench/sdk-comparison/compare.mjs`
+//! prints for Microsoft's Node SDK doing the same work:
+//! `{"client","phase","unit","count","requests","seconds","rate","client_cpu_ms","server_cpu_ms"}`,
+//! where `rate` is units per second, `client_cpu_ms` this process's CPU time per unit and
+//! `server_cpu_ms` the server's CPU time per HTTP request (`null` without `--server-pid`).
 
 use std::time::{Duration, Instant};
 
 use table_http::HttpBackend;
 use table_runtime::{Backend, BatchOperation, Entity, Query};
 
-/// CPU time (user + system) of this process so far, from /proc (Linux); zero elsewhere.
-fn cpu_time() -> Duration {
-    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+/// Inserts, then point reads, of this many entities.
+const SINGLE_OPS: usize = 2_000;
+/// Transactions of `BATCH_SIZE` inserts each, into the partition the scan reads.
+const BATCHES: usize = 100;
+const BATCH_SIZE: usize = 100;
+
+/// CPU time (user + system) a process has used so far, `pid` being a number or `self`
+/// (Linux only; zero elsewhere).
+///
+/// Sums the nanosecond run times the scheduler keeps per thread (`/proc/PID/task/*/schedstat`),
+/// which is as fine-grained as the `getrusage` Node's `process.cpuUsage()` reads; threads that
+/// have ended are not counted, which does not matter for the long-lived threads here. Without
+/// schedstat, falls back to `/proc/PID/stat`, which counts in 10 ms ticks.
+fn cpu_time(pid: &str) -> Duration {
+    if let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) {
+        let mut nanos = 0u64;
+        let mut any = false;
+        for task in tasks.flatten() {
+            let Ok(text) = std::fs::read_to_string(task.path().join("schedstat")) else {
+                continue;
+            };
+            if let Some(n) = text
+                .split_whitespace()
+                .next()
+                .and_then(|f| f.parse::<u64>().ok())
+            {
+                nanos += n;
+                any = true;
+            }
+        }
+        if any {
+            return Duration::from_nanos(nanos);
+        }
+    }
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
         return Duration::ZERO;
     };
-    // Fields after the command name (which is in parentheses): utime is the 12th, stime 13th.
+    // After the command name (in parentheses), utime and stime are the 12th and 13th fields.
     let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
     let fields: Vec<&str> = after.split_whitespace().collect();
     let ticks: u64 = [11, 12]
@@ -28,78 +68,131 @@ fn cpu_time() -> Duration {
     Duration::from_millis(ticks * 10)
 }
 
-/// Prints one measurement; `unit` is singular (`op`, `entity`).
-fn report(name: &str, ops: usize, unit: &str, wall: Duration, cpu: Duration) {
+/// The CPU time of this process and of the server (if its pid is known) at one moment.
+struct Mark {
+    wall: Instant,
+    client: Duration,
+    server: Option<Duration>,
+}
+
+impl Mark {
+    fn now(server_pid: Option<&str>) -> Mark {
+        Mark {
+            wall: Instant::now(),
+            client: cpu_time("self"),
+            server: server_pid.map(cpu_time),
+        }
+    }
+}
+
+/// Prints one phase's measurement as a JSON line. `count` units (`op` or `entity`) were
+/// handled in `requests` HTTP requests since `start`.
+fn report(
+    phase: &str,
+    unit: &str,
+    count: usize,
+    requests: usize,
+    start: &Mark,
+    server_pid: Option<&str>,
+) {
+    let end = Mark::now(server_pid);
+    let seconds = (end.wall - start.wall).as_secs_f64();
+    let client_ms = (end.client - start.client).as_secs_f64() * 1e3 / count as f64;
+    let server_ms = match (start.server, end.server) {
+        (Some(a), Some(b)) => format!("{:.4}", (b - a).as_secs_f64() * 1e3 / requests as f64),
+        _ => "null".to_owned(),
+    };
     println!(
-        "{name:<24} {:>8.0} {unit}/s  {:>7.3} s  client CPU {:>6.3} ms/{unit}",
-        ops as f64 / wall.as_secs_f64(),
-        wall.as_secs_f64(),
-        cpu.as_secs_f64() * 1e3 / ops as f64,
+        "{{\"client\":\"table-http\",\"phase\":\"{phase}\",\"unit\":\"{unit}\",\"count\":{count},\
+         \"requests\":{requests},\"seconds\":{seconds:.4},\"rate\":{:.1},\"client_cpu_ms\":{client_ms:.4},\
+         \"server_cpu_ms\":{server_ms}}}",
+        count as f64 / seconds,
     );
 }
 
+/// The entity every phase writes: four properties of four types besides the keys.
+fn entity(pk: &str, i: usize) -> Entity {
+    Entity::new(pk, format!("{i:06}"))
+        .with("Name", format!("name {i}"))
+        .with("Count", i as i64)
+        .with("Ratio", i as f64 / 7.0)
+        .with("Flag", i.is_multiple_of(2))
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let cs = std::env::args()
-        .nth(1)
-        .unwrap_or_else(|| "UseDevelopmentStorage=true".into());
+    let mut cs = "UseDevelopmentStorage=true".to_owned();
+    let mut server_pid = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        if arg == "--server-pid" {
+            let pid = args.next().ok_or("--server-pid needs a process id")?;
+            pid.parse::<u32>()
+                .map_err(|_| format!("--server-pid `{pid}` is not a process id"))?;
+            server_pid = Some(pid);
+        } else {
+            cs = arg;
+        }
+    }
+    let server_pid = server_pid.as_deref();
     let backend = HttpBackend::from_connection_string(&cs)?;
     let table = format!("perf{}", std::process::id());
     pollster::block_on(backend.create_table(&table))?;
-    let entity = |pk: &str, i: usize| {
-        Entity::new(pk, format!("{i:06}"))
-            .with("Name", format!("name {i}"))
-            .with("Count", i as i64)
-            .with("Ratio", i as f64 / 7.0)
-            .with("Flag", i.is_multiple_of(2))
-    };
 
-    let n = 2_000;
-    let (t, c) = (Instant::now(), cpu_time());
-    for i in 0..n {
+    let start = Mark::now(server_pid);
+    for i in 0..SINGLE_OPS {
         pollster::block_on(backend.write(&table, BatchOperation::Insert(entity("ins", i))))?;
     }
-    report("sequential inserts", n, "op", t.elapsed(), cpu_time() - c);
+    report("insert", "op", SINGLE_OPS, SINGLE_OPS, &start, server_pid);
 
-    let (t, c) = (Instant::now(), cpu_time());
-    for i in 0..n {
+    let start = Mark::now(server_pid);
+    for i in 0..SINGLE_OPS {
         pollster::block_on(backend.get(&table, "ins", &format!("{i:06}"), None))?;
     }
-    report("point reads", n, "op", t.elapsed(), cpu_time() - c);
+    report(
+        "point-read",
+        "op",
+        SINGLE_OPS,
+        SINGLE_OPS,
+        &start,
+        server_pid,
+    );
 
-    let batches = 100;
-    let (t, c) = (Instant::now(), cpu_time());
-    for b in 0..batches {
-        let ops = (0..100)
-            .map(|i| BatchOperation::Insert(entity("scan", b * 100 + i)))
+    let start = Mark::now(server_pid);
+    for b in 0..BATCHES {
+        let ops = (0..BATCH_SIZE)
+            .map(|i| BatchOperation::Insert(entity("scan", b * BATCH_SIZE + i)))
             .collect();
         pollster::block_on(backend.execute_batch(&table, ops))?;
     }
     report(
-        "100-entity transactions",
-        batches * 100,
+        "transaction",
         "entity",
-        t.elapsed(),
-        cpu_time() - c,
+        BATCHES * BATCH_SIZE,
+        BATCHES,
+        &start,
+        server_pid,
     );
 
-    let (t, c) = (Instant::now(), cpu_time());
+    let start = Mark::now(server_pid);
     let mut query = Query::filter("PartitionKey eq 'scan'")?;
-    let mut seen = 0;
+    let (mut seen, mut pages) = (0, 0);
     loop {
         let page = pollster::block_on(backend.query_page(&table, &query))?;
         seen += page.entities.len();
+        pages += 1;
         match page.continuation {
             Some(next) => query = query.after(Some(next)),
             None => break,
         }
     }
-    report(
-        "10,000-entity scan",
-        seen,
-        "entity",
-        t.elapsed(),
-        cpu_time() - c,
-    );
+    report("scan", "entity", seen, pages, &start, server_pid);
+    if seen != BATCHES * BATCH_SIZE {
+        return Err(format!(
+            "the scan read {seen} entities, not {}",
+            BATCHES * BATCH_SIZE
+        )
+        .into());
+    }
 
     pollster::block_on(backend.delete_table(&table))?;
     Ok(())

@@ -650,7 +650,7 @@ impl Backend for HttpBackend {
         let (pk, rk) = (partition_key.to_owned(), row_key.to_owned());
         async move {
             let answer = answer.await?.expect(&[200])?;
-            let mut entity = wire::read_entity(&answer.json()?)?;
+            let mut entity = wire::read_entity(&answer.body)?;
             entity.partition_key = pk;
             entity.row_key = rk;
             if entity.etag.is_none() {
@@ -685,14 +685,7 @@ impl Backend for HttpBackend {
         let answer = self.send(call);
         async move {
             let answer = answer.await?.expect(&[200])?;
-            let json = answer.json()?;
-            let entities = json
-                .get("value")
-                .and_then(Json::as_array)
-                .ok_or_else(|| protocol_error("the query answer has no `value` array"))?
-                .iter()
-                .map(wire::read_entity)
-                .collect::<Result<Vec<_>, _>>()?;
+            let entities = wire::read_entity_page(&answer.body)?;
             let continuation = answer
                 .header("x-ms-continuation-nextpartitionkey")
                 .filter(|s| !s.is_empty())
@@ -754,7 +747,7 @@ mod tests {
     #[test]
     fn selects_always_carry_keys_and_timestamp() {
         assert_eq!(
-            select_list(&["A".into(), "RowKey".into()]),
+            select_list(&["A", "RowKey"]),
             "PartitionKey,RowKey,Timestamp,A"
         );
     }

@@ -302,13 +302,7 @@ fn get_returns_only_selected_properties() {
         .with("B", "two")
         .with("C", 3i64);
     let written = run(backend.write(&table, BatchOperation::Insert(entity))).unwrap();
-    let got = run(backend.get(
-        &table,
-        "p",
-        "r",
-        Some(vec!["A".into(), "C".into(), "Missing".into()]),
-    ))
-    .unwrap();
+    let got = run(backend.get(&table, "p", "r", Some(&["A", "C", "Missing"]))).unwrap();
     assert_eq!(
         (got.partition_key.as_str(), got.row_key.as_str()),
         ("p", "r")

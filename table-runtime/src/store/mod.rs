@@ -932,10 +932,9 @@ fn decode<S: AsRef<str>>(
         row_key: record.row_key().to_owned(),
         timestamp: Some(timestamp),
         etag: Some(ETag::for_timestamp(timestamp)),
-        properties: record
-            .decode_properties(names, |n| {
-                select.is_none_or(|s| s.iter().any(|x| x.as_ref() == n))
-            }),
+        properties: record.decode_properties(names, |n| {
+            select.is_none_or(|s| s.iter().any(|x| x.as_ref() == n))
+        }),
     }
 }
 
