@@ -38,6 +38,8 @@ pub const API_VERSION: &str = "2019-02-02";
 const USER_AGENT: &str = concat!("table-http/", env!("CARGO_PKG_VERSION"));
 const ACCEPT_JSON: &str = "application/json;odata=minimalmetadata";
 const CONTENT_JSON: &str = "application/json";
+/// The most entities one query page holds.
+const MAX_PAGE: usize = 1000;
 
 #[cfg(feature = "tls")]
 type Connector = hyper_rustls::HttpsConnector<HttpConnector>;
@@ -682,8 +684,20 @@ impl Backend for HttpBackend {
             }
         }
         let class = query.plan().class;
+        // A page holds 1 to 1,000 entities: the service refuses a larger `$top`, and a `$top`
+        // of 0 asks for a page that can hold nothing (Azurite answers it with an empty page and
+        // a continuation, forever). Refused here as the in-process store refuses it.
+        let bad_top = query.top.filter(|n| !(1..=MAX_PAGE).contains(n)).map(|n| {
+            StoreError::new(
+                table_runtime::ErrorCode::InvalidInput,
+                format!("$top is {n}; it must be between 1 and {MAX_PAGE}"),
+            )
+        });
         let answer = self.send(call);
         async move {
+            if let Some(error) = bad_top {
+                return Err(error);
+            }
             let answer = answer.await?.expect(&[200])?;
             let entities = wire::read_entity_page(&answer.body)?;
             let continuation = answer

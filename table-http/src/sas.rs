@@ -1,9 +1,12 @@
 //! Generating table shared access signatures (service SAS for one table).
 //!
-//! A table SAS grants some of four permissions on one table (`r` query, `a` add, `u` update,
-//! `d` delete) until an expiry time, optionally from a start time and only for entities within a
-//! PartitionKey / RowKey range. It is signed with the account key: the signature is the base64
-//! HMAC-SHA256 of twelve lines,
+//! What a table SAS allows is a [`SasScope`], defined in `table-runtime` and shared with the
+//! in-process store, which enforces the same scope ([`table_runtime::Store::scoped`]): the
+//! table, some of four permissions (`r` query, `a` add, `u` update, `d` delete), an expiry and an
+//! optional start, and optionally a PartitionKey / RowKey range. A [`TableSas`] adds what only
+//! matters on the wire (a stored access policy, an IP range, the protocol, the signed version)
+//! and signs it all with the account key: the signature is the base64 HMAC-SHA256 of twelve
+//! lines,
 //!
 //! ```text
 //! permissions, start, expiry, /table/<account>/<table in lower case>, policy identifier,
@@ -13,10 +16,9 @@
 //! each empty when not given, and sent beside them as the query parameters `sp`, `st`, `se`,
 //! `tn`, `si`, `sip`, `spr`, `sv`, `spk`, `srk`, `epk`, `erk` and `sig`.
 //!
-//! Azurite (3.37) checks permissions, start, expiry and the signature, but not the key ranges,
-//! and it refuses every `$batch` request made with a table SAS (403), whatever it grants.
-
-use std::fmt;
+//! Azurite (3.37) checks permissions, start, expiry and the signature, but not the key ranges;
+//! it refuses every `$batch` request made with a table SAS (403), whatever it grants; and it lets
+//! a SAS with `u` alone insert-or-merge or insert-or-replace, where the service needs `a` and `u`.
 
 use time::OffsetDateTime;
 
@@ -24,97 +26,12 @@ use crate::auth::hmac_sha256_base64;
 use crate::connection::{AccountKey, Connection, Credential};
 use crate::wire::encode;
 
+pub use table_runtime::sas::{SasError, SasScope, TablePermissions};
+
 /// The signed version written into generated signatures.
 pub const SAS_VERSION: &str = "2019-02-02";
 
-/// A SAS that cannot be generated, or a permission string that cannot be read.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("invalid shared access signature: {0}")]
-pub struct SasError(pub String);
-
-/// The operations a table SAS allows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct TablePermissions {
-    /// `r`: get entities and query.
-    pub query: bool,
-    /// `a`: insert entities (and the insert half of upserts).
-    pub add: bool,
-    /// `u`: replace and merge entities (and the update half of upserts).
-    pub update: bool,
-    /// `d`: delete entities.
-    pub delete: bool,
-}
-
-impl TablePermissions {
-    /// Every permission: `raud`.
-    pub const ALL: TablePermissions = TablePermissions {
-        query: true,
-        add: true,
-        update: true,
-        delete: true,
-    };
-    /// Queries only: `r`.
-    pub const READ: TablePermissions = TablePermissions {
-        query: true,
-        add: false,
-        update: false,
-        delete: false,
-    };
-
-    /// Reads a permission string such as `raud` or `ru` (letters in any order, each once).
-    ///
-    /// ```
-    /// use table_http::sas::TablePermissions;
-    /// let p = TablePermissions::parse("ur").unwrap();
-    /// assert_eq!(p.to_string(), "ru");
-    /// assert!(TablePermissions::parse("rw").is_err());
-    /// ```
-    pub fn parse(text: &str) -> Result<TablePermissions, SasError> {
-        let mut p = TablePermissions::default();
-        for c in text.chars() {
-            let flag = match c {
-                'r' => &mut p.query,
-                'a' => &mut p.add,
-                'u' => &mut p.update,
-                'd' => &mut p.delete,
-                other => {
-                    return Err(SasError(format!(
-                        "`{other}` is not a table permission (r, a, u, d)"
-                    )));
-                }
-            };
-            if *flag {
-                return Err(SasError(format!("permission `{c}` is given twice")));
-            }
-            *flag = true;
-        }
-        Ok(p)
-    }
-
-    /// Whether no permission is granted.
-    pub fn is_empty(self) -> bool {
-        self == TablePermissions::default()
-    }
-}
-
-impl fmt::Display for TablePermissions {
-    /// The permissions in the service's order, `raud`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (set, letter) in [
-            (self.query, "r"),
-            (self.add, "a"),
-            (self.update, "u"),
-            (self.delete, "d"),
-        ] {
-            if set {
-                f.write_str(letter)?;
-            }
-        }
-        Ok(())
-    }
-}
-
-/// The fields of a table SAS.
+/// A table SAS: its [`SasScope`] and the fields that only matter on the wire.
 ///
 /// ```
 /// use table_http::sas::{TablePermissions, TableSas};
@@ -122,30 +39,21 @@ impl fmt::Display for TablePermissions {
 ///
 /// let expiry = time::OffsetDateTime::from_unix_timestamp(1_924_991_999).unwrap();
 /// let mut sas = TableSas::new("Orders", TablePermissions::READ, expiry);
-/// sas.start_partition_key = Some("cust-1".into());
-/// sas.end_partition_key = Some("cust-1".into());
+/// sas.scope.start_partition_key = Some("cust-1".into());
+/// sas.scope.end_partition_key = Some("cust-1".into());
 /// let key = AccountKey::from_base64("a2V5").unwrap();
 /// let token = sas.token("acme", &key).unwrap();
 /// assert!(token.starts_with("sv=2019-02-02&tn=Orders&sp=r&se=2030-12-31T23%3A59%3A59Z&spk=cust-1&epk=cust-1&sig="));
+///
+/// // The in-process store enforces the same scope.
+/// let store = table_runtime::Store::new();
+/// let as_client = store.scoped(&sas.scope);
+/// # let _ = as_client;
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TableSas {
-    /// The table the SAS is for.
-    pub table: String,
-    /// What it allows.
-    pub permissions: TablePermissions,
-    /// When it becomes valid (`None`: at once).
-    pub start: Option<OffsetDateTime>,
-    /// When it stops being valid.
-    pub expiry: OffsetDateTime,
-    /// The smallest PartitionKey it reaches (`spk`).
-    pub start_partition_key: Option<String>,
-    /// With `start_partition_key`, the smallest RowKey in that partition (`srk`).
-    pub start_row_key: Option<String>,
-    /// The largest PartitionKey it reaches (`epk`).
-    pub end_partition_key: Option<String>,
-    /// With `end_partition_key`, the largest RowKey in that partition (`erk`).
-    pub end_row_key: Option<String>,
+    /// What the SAS allows: table, permissions, start, expiry and key range.
+    pub scope: SasScope,
     /// A stored access policy on the table (`si`).
     pub identifier: Option<String>,
     /// An IP address or range the requests must come from (`sip`).
@@ -156,6 +64,19 @@ pub struct TableSas {
     pub version: String,
 }
 
+impl From<SasScope> for TableSas {
+    /// A SAS for the scope, with no policy, IP range or protocol limit.
+    fn from(scope: SasScope) -> TableSas {
+        TableSas {
+            scope,
+            identifier: None,
+            ip_range: None,
+            protocol: None,
+            version: SAS_VERSION.to_owned(),
+        }
+    }
+}
+
 impl TableSas {
     /// A SAS for `table` with `permissions` until `expiry`, and no other limits.
     pub fn new(
@@ -163,44 +84,21 @@ impl TableSas {
         permissions: TablePermissions,
         expiry: OffsetDateTime,
     ) -> TableSas {
-        TableSas {
-            table: table.into(),
-            permissions,
-            start: None,
-            expiry,
-            start_partition_key: None,
-            start_row_key: None,
-            end_partition_key: None,
-            end_row_key: None,
-            identifier: None,
-            ip_range: None,
-            protocol: None,
-            version: SAS_VERSION.to_owned(),
-        }
+        TableSas::from(SasScope::new(table, permissions, expiry))
     }
 
     fn check(&self) -> Result<(), SasError> {
-        let fail = |m: &str| Err(SasError(m.to_owned()));
-        if self.table.is_empty() {
-            return fail("no table is named");
-        }
-        if self.permissions.is_empty() && self.identifier.is_none() {
-            return fail("it grants no permission");
-        }
-        if self.start.is_some_and(|s| s >= self.expiry) {
-            return fail("it expires before it starts");
-        }
-        if self.start_row_key.is_some() && self.start_partition_key.is_none() {
-            return fail("a start RowKey needs a start PartitionKey");
-        }
-        if self.end_row_key.is_some() && self.end_partition_key.is_none() {
-            return fail("an end RowKey needs an end PartitionKey");
+        self.scope.check()?;
+        if self.scope.permissions.is_empty() && self.identifier.is_none() {
+            return Err(SasError("it grants no permission".into()));
         }
         if let Some(p) = &self.protocol
             && p != "https"
             && p != "https,http"
         {
-            return fail("the protocol must be `https` or `https,http`");
+            return Err(SasError(
+                "the protocol must be `https` or `https,http`".into(),
+            ));
         }
         Ok(())
     }
@@ -208,19 +106,20 @@ impl TableSas {
     /// The text the signature is computed over (see the module documentation).
     pub fn string_to_sign(&self, account: &str) -> String {
         let opt = |v: &Option<String>| v.clone().unwrap_or_default();
+        let scope = &self.scope;
         [
-            self.permissions.to_string(),
-            self.start.map(sas_time).unwrap_or_default(),
-            sas_time(self.expiry),
-            format!("/table/{account}/{}", self.table.to_ascii_lowercase()),
+            scope.permissions.to_string(),
+            scope.start.map(sas_time).unwrap_or_default(),
+            sas_time(scope.expiry),
+            format!("/table/{account}/{}", scope.table.to_ascii_lowercase()),
             opt(&self.identifier),
             opt(&self.ip_range),
             opt(&self.protocol),
             self.version.clone(),
-            opt(&self.start_partition_key),
-            opt(&self.start_row_key),
-            opt(&self.end_partition_key),
-            opt(&self.end_row_key),
+            opt(&scope.start_partition_key),
+            opt(&scope.start_row_key),
+            opt(&scope.end_partition_key),
+            opt(&scope.end_row_key),
         ]
         .join("\n")
     }
@@ -233,20 +132,21 @@ impl TableSas {
     /// The SAS token: the query string (without `?`) to append to requests.
     pub fn token(&self, account: &str, key: &AccountKey) -> Result<String, SasError> {
         self.check()?;
+        let scope = &self.scope;
         let mut fields: Vec<(&str, String)> =
-            vec![("sv", self.version.clone()), ("tn", self.table.clone())];
-        if !self.permissions.is_empty() {
-            fields.push(("sp", self.permissions.to_string()));
+            vec![("sv", self.version.clone()), ("tn", scope.table.clone())];
+        if !scope.permissions.is_empty() {
+            fields.push(("sp", scope.permissions.to_string()));
         }
-        if let Some(start) = self.start {
+        if let Some(start) = scope.start {
             fields.push(("st", sas_time(start)));
         }
-        fields.push(("se", sas_time(self.expiry)));
+        fields.push(("se", sas_time(scope.expiry)));
         let optional = [
-            ("spk", &self.start_partition_key),
-            ("srk", &self.start_row_key),
-            ("epk", &self.end_partition_key),
-            ("erk", &self.end_row_key),
+            ("spk", &scope.start_partition_key),
+            ("srk", &scope.start_row_key),
+            ("epk", &scope.end_partition_key),
+            ("erk", &scope.end_row_key),
             ("si", &self.identifier),
             ("sip", &self.ip_range),
             ("spr", &self.protocol),
@@ -321,10 +221,10 @@ mod tests {
     #[test]
     fn every_field_lands_on_its_line() {
         let mut sas = TableSas::new("Orders", TablePermissions::ALL, at(1_704_198_600));
-        sas.start = Some(at(1_704_067_200));
-        sas.start_partition_key = Some("cust-1".into());
-        sas.end_partition_key = Some("cust-9".into());
-        sas.end_row_key = Some("r 9".into());
+        sas.scope.start = Some(at(1_704_067_200));
+        sas.scope.start_partition_key = Some("cust-1".into());
+        sas.scope.end_partition_key = Some("cust-9".into());
+        sas.scope.end_row_key = Some("r 9".into());
         sas.protocol = Some("https,http".into());
         let text = sas.string_to_sign("devstoreaccount1");
         let lines: Vec<&str> = text.split('\n').collect();
@@ -379,35 +279,50 @@ mod tests {
         let cases: Vec<(TableSas, &str)> = vec![
             (
                 TableSas {
-                    table: String::new(),
+                    scope: SasScope {
+                        table: String::new(),
+                        ..base.scope.clone()
+                    },
                     ..base.clone()
                 },
                 "no table",
             ),
             (
                 TableSas {
-                    permissions: TablePermissions::default(),
+                    scope: SasScope {
+                        permissions: TablePermissions::default(),
+                        ..base.scope.clone()
+                    },
                     ..base.clone()
                 },
                 "no permission",
             ),
             (
                 TableSas {
-                    start: Some(at(2_000_000_001)),
+                    scope: SasScope {
+                        start: Some(at(2_000_000_001)),
+                        ..base.scope.clone()
+                    },
                     ..base.clone()
                 },
                 "expires before",
             ),
             (
                 TableSas {
-                    start_row_key: Some("r".into()),
+                    scope: SasScope {
+                        start_row_key: Some("r".into()),
+                        ..base.scope.clone()
+                    },
                     ..base.clone()
                 },
                 "start RowKey",
             ),
             (
                 TableSas {
-                    end_row_key: Some("r".into()),
+                    scope: SasScope {
+                        end_row_key: Some("r".into()),
+                        ..base.scope.clone()
+                    },
                     ..base.clone()
                 },
                 "end RowKey",

@@ -53,11 +53,11 @@ pub enum ErrorCode {
     OperationTimedOut,
     /// 503: the service is too busy right now; retry later.
     ServerBusy,
-    /// 403: the request's signature or token did not check out (wrong key, tampered or
-    /// expired signature).
+    /// 403: the request's signature or token did not check out (wrong key, tampered
+    /// signature, a SAS used before its start or after its expiry).
     AuthenticationFailed,
     /// 403: the credentials are valid but do not reach this resource (another table, a key
-    /// outside a SAS's PartitionKey/RowKey range, a SAS not yet valid).
+    /// outside a SAS's PartitionKey/RowKey range, a table operation with a table SAS).
     AuthorizationFailure,
     /// 403: the credentials do not grant this operation (a SAS without the permission).
     AuthorizationPermissionMismatch,

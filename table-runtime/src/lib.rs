@@ -44,6 +44,7 @@ pub mod limits;
 pub mod period;
 pub mod query;
 pub mod queue;
+pub mod sas;
 pub mod scenario;
 pub mod series;
 pub mod store;

@@ -1,20 +1,48 @@
 //! Conformance scenarios: sequences of operations with the outcome the service gave for each,
-//! run against a store and compared outcome by outcome.
+//! run against any [`Backend`] (the in-process [`Store`](crate::Store), or the real service
+//! through `table-http`) and compared outcome by outcome.
 //!
 //! The file format is described in the project's `shared/conformance/FORMAT.md`: each scenario
 //! has `steps` and, for each step, the `expect`ed outcome (HTTP status, error code, entities).
+//!
+//! A backend's futures are awaited with a small blocking executor, so a run is a plain function
+//! call. On a shared service, [`TableNames::unique`] gives every run its own tables (and
+//! [`Scenario::run_with`] deletes them afterwards):
+//!
+//! ```
+//! use std::path::Path;
+//! use table_runtime::Store;
+//! use table_runtime::scenario::{Expectation, Scenario, TableNames};
+//!
+//! let text = r#"{"name": "one-insert",
+//!   "steps": [{"op": "create_table", "table": "abc"},
+//!             {"op": "insert", "table": "abc", "entity": {"PartitionKey": "p", "RowKey": "r"}},
+//!             {"op": "insert", "table": "abc", "entity": {"PartitionKey": "p", "RowKey": "r"}}],
+//!   "expect": [{"status": 204}, {"status": 204}, {"status": 409, "code": "EntityAlreadyExists"}]}"#;
+//! let scenario = Scenario::parse(Path::new("one-insert.json"), text).unwrap();
+//! scenario.run(&Store::new(), Expectation::Service).unwrap();
+//!
+//! // The same on a store shared with other runs: the table is `abc` plus a unique suffix.
+//! let shared = Store::new();
+//! scenario.run_with(&shared, Expectation::Service, &TableNames::unique()).unwrap();
+//! scenario.run_with(&shared, Expectation::Service, &TableNames::unique()).unwrap();
+//! assert!(shared.list_tables(None, None).unwrap().tables.is_empty(), "cleaned up");
+//! ```
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value as Json, json};
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::backend::Backend;
 use crate::batch::BatchOperation;
 use crate::entity::{ETag, Entity, IfMatch};
 use crate::error::StoreError;
 use crate::json::{entity_from_json, entity_to_json, read_value};
 use crate::query::{Filter, Query};
-use crate::store::Store;
+use crate::store::validate_table_name;
 use crate::value::{EdmType, Value};
 
 /// Which observed behaviour a run compares with.
@@ -136,12 +164,50 @@ impl Scenario {
         Scenario::parse(path, &text)
     }
 
-    /// Runs the scenario on `store` and compares every outcome; the first difference is returned.
-    pub fn run(&self, store: &Store, expectation: Expectation) -> Result<(), Mismatch> {
+    /// Runs the scenario on `backend`, with the scenario's own table names, and compares every
+    /// outcome; the first difference is returned. Give each run a fresh store, or use
+    /// [`Scenario::run_with`] on a shared one.
+    pub fn run<B: Backend>(&self, backend: &B, expectation: Expectation) -> Result<(), Mismatch> {
+        self.run_with(backend, expectation, &TableNames::as_written())
+    }
+
+    /// Runs the scenario on `backend` with its tables renamed by `names`, compares every
+    /// outcome (the first difference is returned, with the scenario's own table names in its
+    /// messages), and then, when `names` renames tables, deletes the tables the run may have
+    /// created (ignoring failures: most are gone already).
+    pub fn run_with<B: Backend>(
+        &self,
+        backend: &B,
+        expectation: Expectation,
+        names: &TableNames,
+    ) -> Result<(), Mismatch> {
         let mut runner = Runner {
-            store,
+            backend,
+            names,
             etags: BTreeMap::new(),
         };
+        let result = self.compare_steps(&mut runner, expectation);
+        if names.suffix.is_some() {
+            let mut tables: Vec<String> = self
+                .steps
+                .iter()
+                .filter_map(|s| s.get("table").and_then(Json::as_str))
+                .map(|t| names.map(t))
+                .collect();
+            tables.sort_by_key(|t| t.to_ascii_lowercase());
+            tables.dedup_by_key(|t| t.to_ascii_lowercase());
+            for table in tables {
+                let _ = block_on(backend.delete_table(&table));
+            }
+        }
+        result
+    }
+
+    fn compare_steps<B: Backend>(
+        &self,
+        runner: &mut Runner<'_, B>,
+        expectation: Expectation,
+    ) -> Result<(), Mismatch> {
         for (index, (step, expected)) in self.steps.iter().zip(&self.expect).enumerate() {
             let op = step
                 .get("op")
@@ -172,6 +238,80 @@ impl Scenario {
     }
 }
 
+/// How a run names the tables of a scenario: as written, or each with a suffix that makes it
+/// unique on a shared service (`orders` becomes `ordersx1f3a…`).
+///
+/// Renaming keeps what the scenario tests: names that differ only in case still differ only in
+/// case, and a name the service would refuse (`ab`, `tables`, `1abc`) is kept as it is, so it
+/// is still refused.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TableNames {
+    suffix: Option<String>,
+}
+
+impl TableNames {
+    /// The scenario's own names (for a fresh store).
+    pub fn as_written() -> TableNames {
+        TableNames { suffix: None }
+    }
+
+    /// Names no other run uses: a suffix made of the process id, the time and a counter.
+    pub fn unique() -> TableNames {
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        let mixed = (nanos ^ (u64::from(std::process::id()) << 40)) & 0xffff_ffff_ffff;
+        TableNames {
+            suffix: Some(format!(
+                "x{mixed:012x}{}",
+                COUNTER.fetch_add(1, Ordering::Relaxed)
+            )),
+        }
+    }
+
+    /// Names with a given suffix; `None` unless the suffix is ASCII letters and digits.
+    pub fn with_suffix(suffix: &str) -> Option<TableNames> {
+        (!suffix.is_empty()
+            && suffix.len() < 60
+            && suffix.chars().all(|c| c.is_ascii_alphanumeric()))
+        .then(|| TableNames {
+            suffix: Some(suffix.to_owned()),
+        })
+    }
+
+    /// The name a run uses for the scenario's table `name`.
+    ///
+    /// ```
+    /// use table_runtime::scenario::TableNames;
+    /// let names = TableNames::with_suffix("x42").unwrap();
+    /// assert_eq!(names.map("orders"), "ordersx42");
+    /// assert_eq!(names.map("ab"), "ab", "an invalid name stays invalid");
+    /// assert_eq!(TableNames::as_written().map("orders"), "orders");
+    /// ```
+    pub fn map(&self, name: &str) -> String {
+        match &self.suffix {
+            Some(suffix) if validate_table_name(name).is_ok() => {
+                let keep = name.len().min(63 - suffix.len());
+                format!("{}{suffix}", &name[..keep])
+            }
+            _ => name.to_owned(),
+        }
+    }
+
+    /// `text` with every renamed table name put back as the scenario wrote it.
+    pub fn unmap(&self, text: &str) -> String {
+        match &self.suffix {
+            Some(suffix) => text.replace(suffix.as_str(), ""),
+            None => text.to_owned(),
+        }
+    }
+}
+
+fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    pollster::block_on(future)
+}
+
 /// Finds the scenario files (`*.json`) at `path`: the file itself, or every one in a directory,
 /// in name order.
 pub fn scenario_files(path: &Path) -> Result<Vec<PathBuf>, ScenarioError> {
@@ -196,8 +336,9 @@ pub fn scenario_files(path: &Path) -> Result<Vec<PathBuf>, ScenarioError> {
     }
 }
 
-struct Runner<'a> {
-    store: &'a Store,
+struct Runner<'a, B> {
+    backend: &'a B,
+    names: &'a TableNames,
     etags: BTreeMap<usize, ETag>,
 }
 
@@ -247,7 +388,7 @@ fn for_comparison(entity: &Entity, select: Option<&[String]>) -> Json {
     json
 }
 
-impl Runner<'_> {
+impl<B: Backend> Runner<'_, B> {
     fn if_match(&self, step: &Json) -> Result<IfMatch, Json> {
         match step.get("if_match") {
             None => Ok(IfMatch::Any),
@@ -276,11 +417,11 @@ impl Runner<'_> {
     fn operation(&self, step: &Json) -> Result<BatchOperation, Json> {
         let op = step.get("op").and_then(Json::as_str).unwrap_or("");
         Ok(match op {
-            "insert" => BatchOperation::Insert(Runner::entity(step)?),
-            "replace" => BatchOperation::Replace(Runner::entity(step)?, self.if_match(step)?),
-            "merge" => BatchOperation::Merge(Runner::entity(step)?, self.if_match(step)?),
-            "upsert_replace" => BatchOperation::UpsertReplace(Runner::entity(step)?),
-            "upsert_merge" => BatchOperation::UpsertMerge(Runner::entity(step)?),
+            "insert" => BatchOperation::Insert(Self::entity(step)?),
+            "replace" => BatchOperation::Replace(Self::entity(step)?, self.if_match(step)?),
+            "merge" => BatchOperation::Merge(Self::entity(step)?, self.if_match(step)?),
+            "upsert_replace" => BatchOperation::UpsertReplace(Self::entity(step)?),
+            "upsert_merge" => BatchOperation::UpsertMerge(Self::entity(step)?),
             "delete" => BatchOperation::Delete {
                 partition_key: text(step, "partition_key")?,
                 row_key: text(step, "row_key")?,
@@ -291,56 +432,46 @@ impl Runner<'_> {
     }
 
     fn step(&mut self, index: usize, step: &Json) -> Json {
-        match self.try_step(index, step) {
+        let mut outcome = match self.try_step(index, step) {
             Ok(outcome) | Err(outcome) => outcome,
+        };
+        if let Some(Json::String(message)) = outcome.get_mut("message") {
+            *message = self.names.unmap(message);
         }
+        outcome
     }
 
     fn try_step(&mut self, index: usize, step: &Json) -> Result<Json, Json> {
         let op = step.get("op").and_then(Json::as_str).unwrap_or("");
-        let table = step.get("table").and_then(Json::as_str).unwrap_or("");
-        let store = self.store;
+        let table = self
+            .names
+            .map(step.get("table").and_then(Json::as_str).unwrap_or(""));
+        let table = table.as_str();
+        let backend = self.backend;
         let fail = |e: StoreError| error_outcome(&e);
         match op {
-            "create_table" => store.create_table(table).map_err(fail)?,
-            "delete_table" => store.delete_table(table).map_err(fail)?,
+            "create_table" => block_on(backend.create_table(table)).map_err(fail)?,
+            "delete_table" => block_on(backend.delete_table(table)).map_err(fail)?,
             "insert" | "replace" | "merge" | "upsert_replace" | "upsert_merge" | "delete" => {
                 let operation = self.operation(step)?;
-                let result: Result<Option<ETag>, StoreError> = match operation {
-                    BatchOperation::Insert(e) => store.insert(table, &e).map(|w| Some(w.etag)),
-                    BatchOperation::Replace(e, c) => {
-                        store.replace(table, &e, c).map(|w| Some(w.etag))
-                    }
-                    BatchOperation::Merge(e, c) => store.merge(table, &e, c).map(|w| Some(w.etag)),
-                    BatchOperation::UpsertReplace(e) => {
-                        store.upsert_replace(table, &e).map(|w| Some(w.etag))
-                    }
-                    BatchOperation::UpsertMerge(e) => {
-                        store.upsert_merge(table, &e).map(|w| Some(w.etag))
-                    }
-                    BatchOperation::Delete {
-                        partition_key,
-                        row_key,
-                        if_match,
-                    } => store
-                        .delete(table, &partition_key, &row_key, if_match)
-                        .map(|()| None),
-                };
-                let result = result.map_err(fail)?;
-                if let Some(etag) = result {
-                    self.etags.insert(index, etag);
+                let is_delete = matches!(operation, BatchOperation::Delete { .. });
+                let written = block_on(backend.write(table, operation)).map_err(fail)?;
+                if !is_delete {
+                    self.etags.insert(index, written.etag);
                 }
             }
             "get" => {
                 let select = string_list(step, "select");
-                let entity = store
-                    .get(
-                        table,
-                        &text(step, "partition_key")?,
-                        &text(step, "row_key")?,
-                        select.as_deref(),
-                    )
-                    .map_err(fail)?;
+                let names: Option<Vec<&str>> = select
+                    .as_ref()
+                    .map(|s| s.iter().map(String::as_str).collect());
+                let entity = block_on(backend.get(
+                    table,
+                    &text(step, "partition_key")?,
+                    &text(step, "row_key")?,
+                    names.as_deref(),
+                ))
+                .map_err(fail)?;
                 if let Some(etag) = &entity.etag {
                     self.etags.insert(index, etag.clone());
                 }
@@ -366,7 +497,7 @@ impl Runner<'_> {
                         .collect()
                 };
                 if op == "query" {
-                    let page = store.query(table, &query).map_err(fail)?;
+                    let page = block_on(backend.query_page(table, &query)).map_err(fail)?;
                     return Ok(json!({
                         "status": 200,
                         "entities": shown(&page.entities),
@@ -375,7 +506,7 @@ impl Runner<'_> {
                 }
                 let mut all = Vec::new();
                 loop {
-                    let page = store.query(table, &query).map_err(fail)?;
+                    let page = block_on(backend.query_page(table, &query)).map_err(fail)?;
                     all.extend(page.entities);
                     match page.continuation {
                         Some(c) => query.continuation = Some(c),
@@ -393,7 +524,7 @@ impl Runner<'_> {
                     .iter()
                     .map(|o| self.operation(o))
                     .collect::<Result<Vec<_>, _>>()?;
-                let results = store.execute_batch(table, &ops).map_err(fail)?;
+                let results = block_on(backend.execute_batch(table, ops)).map_err(fail)?;
                 let results: Vec<Json> = results.iter().map(|_| json!({ "status": 204 })).collect();
                 return Ok(json!({ "status": 202, "results": results }));
             }
