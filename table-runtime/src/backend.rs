@@ -3,6 +3,9 @@
 //!
 //! The methods return futures (`Send`, so they can run on any executor). The in-process store's
 //! futures are ready at once; a network backend's wait on the service.
+//!
+//! [`faults::Faulty`] wraps a backend to make chosen calls fail, hang or race another writer,
+//! for testing what callers do when the service misbehaves.
 
 use std::future::{Future, ready};
 
@@ -11,6 +14,8 @@ use crate::entity::Entity;
 use crate::error::StoreError;
 use crate::query::Query;
 use crate::store::{BatchResult, QueryPage, Store, TablePage, WriteResult};
+
+pub mod faults;
 
 /// A Table service: tables, entity operations, transactions and one query page at a time.
 pub trait Backend: Send + Sync {

@@ -2,22 +2,18 @@
 //! between any two steps, entities already moved or in neither table, updates racing the move,
 //! restores, index copies in the same and in other partitions, and poison messages.
 
-use std::future::Future;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use pollster::block_on;
 use table_runtime::archive::{
     ArchiveJob, ArchiveQueue, ArchiveWorker, Direction, keys_of, request_archive, request_restore,
 };
-use table_runtime::backend::Backend;
-use table_runtime::batch::BatchOperation;
+use table_runtime::backend::faults::{self, CallKind, Fault, Faulty};
 use table_runtime::index::Keys;
 use table_runtime::index::maintain::{IndexQueue, IndexWorker};
 use table_runtime::index::verify::verify;
 use table_runtime::queue::{Clock, QueueOptions, Steps, WorkOutcome};
-use table_runtime::store::{BatchResult, QueryPage, TablePage, WriteResult};
-use table_runtime::{Entity, ErrorCode, Query, Store, StoreError, Table, TableEntity};
+use table_runtime::{Entity, ErrorCode, Query, Store, Table, TableEntity};
 
 /// An employee with a copy by email in its own partition.
 #[derive(Debug, Clone, PartialEq, TableEntity)]
@@ -413,79 +409,29 @@ fn a_job_whose_reads_keep_failing_is_poisoned_and_can_be_requeued_once_fixed() {
     assert_eq!(placement(&s.store), (false, false));
 }
 
-/// A backend that updates Ann in the current table right after the first transaction on the
-/// archive table: someone changing her while the worker is between its steps.
-struct UpdatesDuringMove {
-    store: Store,
-    done: AtomicBool,
-}
-
-impl Backend for UpdatesDuringMove {
-    fn create_table(&self, table: &str) -> impl Future<Output = Result<(), StoreError>> + Send {
-        Backend::create_table(&self.store, table)
-    }
-    fn delete_table(&self, table: &str) -> impl Future<Output = Result<(), StoreError>> + Send {
-        Backend::delete_table(&self.store, table)
-    }
-    fn list_tables(
-        &self,
-        max: Option<usize>,
-        continuation: Option<String>,
-    ) -> impl Future<Output = Result<TablePage, StoreError>> + Send {
-        Backend::list_tables(&self.store, max, continuation)
-    }
-    fn write(
-        &self,
-        table: &str,
-        op: BatchOperation,
-    ) -> impl Future<Output = Result<WriteResult, StoreError>> + Send {
-        Backend::write(&self.store, table, op)
-    }
-    fn get(
-        &self,
-        table: &str,
-        partition_key: &str,
-        row_key: &str,
-        select: Option<&[&str]>,
-    ) -> impl Future<Output = Result<Entity, StoreError>> + Send {
-        Backend::get(&self.store, table, partition_key, row_key, select)
-    }
-    fn query_page(
-        &self,
-        table: &str,
-        query: &Query,
-    ) -> impl Future<Output = Result<QueryPage, StoreError>> + Send {
-        Backend::query_page(&self.store, table, query)
-    }
-    fn execute_batch(
-        &self,
-        table: &str,
-        ops: Vec<BatchOperation>,
-    ) -> impl Future<Output = Result<Vec<BatchResult>, StoreError>> + Send {
-        let result = self.store.execute_batch(table, &ops);
-        if table == "Archive" && !self.done.swap(true, Ordering::SeqCst) {
-            let renamed = Employee {
-                name: "Ann Smith".into(),
-                ..ann()
-            };
-            self.store
-                .upsert_replace("Current", &renamed.to_entity().unwrap())
-                .unwrap();
-        }
-        std::future::ready(result)
-    }
-}
-
 #[test]
 fn an_update_made_during_the_move_is_archived_not_lost() {
     let s = setup();
     s.store
         .insert("Current", &ann().to_entity().unwrap())
         .unwrap();
-    let backend = UpdatesDuringMove {
-        store: s.store,
-        done: AtomicBool::new(false),
-    };
+    // Right after the first transaction on the archive table, someone renames Ann in the
+    // current table: a change made while the worker is between its steps.
+    let backend = Faulty::with_rule(
+        s.store,
+        faults::once(
+            |call| call.kind() == CallKind::ExecuteBatch && call.table() == Some("Archive"),
+            Fault::run_after(|store: &Store| {
+                let renamed = Employee {
+                    name: "Ann Smith".into(),
+                    ..ann()
+                };
+                store
+                    .upsert_replace("Current", &renamed.to_entity().unwrap())
+                    .unwrap();
+            }),
+        ),
+    );
     request_archive(&s.queue, "Current", "Archive", [ann_keys()]).unwrap();
     let worker = ArchiveWorker::<_, Employee>::new(&backend, &s.queue);
     let outcome = block_on(worker.run_once(&mut Steps::unlimited()));
@@ -494,7 +440,7 @@ fn an_update_made_during_the_move_is_archived_not_lost() {
         "{outcome:?}"
     );
     // Both tables hold her for now; the job comes back.
-    let store = &backend.store;
+    let store = backend.inner();
     assert!(store.get("Current", "Sales", "empid_000456", None).is_ok());
     s.clock.advance(VISIBILITY);
     assert_eq!(block_on(worker.run_until_idle()).done, 1);

@@ -8,16 +8,12 @@ use std::task::{Context, Waker};
 use std::time::Duration;
 
 use pollster::block_on;
-use table_runtime::backend::Backend;
-use table_runtime::batch::BatchOperation;
+use table_runtime::backend::faults::{CallKind, Fault, Faulty};
 use table_runtime::index::maintain::{IndexQueue, IndexWorker};
 use table_runtime::index::verify::{Divergence, reindex, verify};
 use table_runtime::index::{INDEX_NAME_PROPERTY, Keys};
 use table_runtime::queue::{Clock, QueueOptions, Steps, WorkOutcome};
-use table_runtime::store::{BatchResult, QueryPage, TablePage, WriteResult};
-use table_runtime::{
-    Entity, ErrorCode, IfMatch, Query, Store, StoreError, Table, TableEntity, Value,
-};
+use table_runtime::{Entity, ErrorCode, IfMatch, Query, Store, Table, TableEntity, Value};
 
 #[derive(Debug, Clone, PartialEq, TableEntity)]
 #[table(
@@ -253,64 +249,15 @@ fn changes_made_while_a_job_is_half_done_still_converge() {
     assert!(consistent(&store));
 }
 
-/// A backend that performs a transaction and then never answers: the writer's process dies
-/// after the write, before it shows the job.
-struct DiesAfterBatch(Store);
-
-impl Backend for DiesAfterBatch {
-    fn create_table(&self, table: &str) -> impl Future<Output = Result<(), StoreError>> + Send {
-        Backend::create_table(&self.0, table)
-    }
-    fn delete_table(&self, table: &str) -> impl Future<Output = Result<(), StoreError>> + Send {
-        Backend::delete_table(&self.0, table)
-    }
-    fn list_tables(
-        &self,
-        max: Option<usize>,
-        continuation: Option<String>,
-    ) -> impl Future<Output = Result<TablePage, StoreError>> + Send {
-        Backend::list_tables(&self.0, max, continuation)
-    }
-    fn write(
-        &self,
-        table: &str,
-        op: BatchOperation,
-    ) -> impl Future<Output = Result<WriteResult, StoreError>> + Send {
-        Backend::write(&self.0, table, op)
-    }
-    fn get(
-        &self,
-        table: &str,
-        partition_key: &str,
-        row_key: &str,
-        select: Option<&[&str]>,
-    ) -> impl Future<Output = Result<Entity, StoreError>> + Send {
-        Backend::get(&self.0, table, partition_key, row_key, select)
-    }
-    fn query_page(
-        &self,
-        table: &str,
-        query: &Query,
-    ) -> impl Future<Output = Result<QueryPage, StoreError>> + Send {
-        Backend::query_page(&self.0, table, query)
-    }
-    fn execute_batch(
-        &self,
-        table: &str,
-        ops: Vec<BatchOperation>,
-    ) -> impl Future<Output = Result<Vec<BatchResult>, StoreError>> + Send {
-        let done = self.0.execute_batch(table, &ops);
-        async move {
-            std::future::pending::<()>().await;
-            done
-        }
-    }
-}
-
 #[test]
 fn a_writer_killed_after_its_write_leaves_a_job_that_appears_after_the_timeout() {
     let (store, queue, clock) = setup();
-    let dying = DiesAfterBatch(store);
+    // Every transaction lands and then never answers: the writer's process dies after the
+    // write, before it shows the job.
+    let dying = Faulty::with_rule(store, |call| match call.kind() {
+        CallKind::ExecuteBatch => Fault::HangAfter,
+        _ => Fault::Proceed,
+    });
     {
         let table = Table::<_, Employee>::new(&dying).with_index_queue(&queue);
         let value = ann();
@@ -319,7 +266,7 @@ fn a_writer_killed_after_its_write_leaves_a_job_that_appears_after_the_timeout()
         assert!(write.as_mut().poll(&mut cx).is_pending());
         // The process dies here: the future is dropped.
     }
-    let store = dying.0;
+    let store = dying.into_inner();
     assert!(store.get("Staff", "Sales", "empid_000042", None).is_ok());
     assert!(!consistent(&store));
     let worker = IndexWorker::<_, Employee>::new(&store, &queue);

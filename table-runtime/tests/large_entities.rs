@@ -9,15 +9,13 @@ use std::time::Duration;
 
 use pollster::block_on;
 use table_runtime::archive::{ArchiveQueue, ArchiveWorker, request_archive};
-use table_runtime::backend::Backend;
-use table_runtime::batch::BatchOperation;
+use table_runtime::backend::faults::{CallKind, Fault, Faulty};
 use table_runtime::blob::{
     BlobCondition, BlobError, BlobKind, BlobOptions, BlobQueue, BlobStore, BlobWorker,
     DEFAULT_CONTAINER, LargeEntityError, LargeTable, Placement, references,
 };
 use table_runtime::index::Keys;
 use table_runtime::queue::{Clock, QueueOptions, Steps, WorkOutcome};
-use table_runtime::store::{BatchResult, QueryPage, TablePage, WriteResult};
 use table_runtime::{Entity, ErrorCode, Query, Store, StoreError, TableEntity, Value};
 
 #[derive(Debug, Clone, PartialEq, TableEntity)]
@@ -348,76 +346,17 @@ fn a_worker_killed_between_any_two_steps_of_a_delete_is_finished_by_the_next() {
     );
 }
 
-/// A backend whose single writes never answer: the writer's process dies at its entity write,
-/// before it (`Dies::Before`) or after it (`Dies::After`) reaches the store.
-struct Dies {
-    store: Store,
-    after_write: bool,
-}
-
-impl Backend for Dies {
-    fn create_table(&self, table: &str) -> impl Future<Output = Result<(), StoreError>> + Send {
-        Backend::create_table(&self.store, table)
-    }
-    fn delete_table(&self, table: &str) -> impl Future<Output = Result<(), StoreError>> + Send {
-        Backend::delete_table(&self.store, table)
-    }
-    fn list_tables(
-        &self,
-        max: Option<usize>,
-        continuation: Option<String>,
-    ) -> impl Future<Output = Result<TablePage, StoreError>> + Send {
-        Backend::list_tables(&self.store, max, continuation)
-    }
-    fn write(
-        &self,
-        table: &str,
-        op: BatchOperation,
-    ) -> impl Future<Output = Result<WriteResult, StoreError>> + Send {
-        let done = if self.after_write {
-            self.store.write(table, op)
-        } else {
-            Err(StoreError::new(ErrorCode::InvalidInput, "never sent"))
-        };
-        async move {
-            std::future::pending::<()>().await;
-            done
-        }
-    }
-    fn get(
-        &self,
-        table: &str,
-        partition_key: &str,
-        row_key: &str,
-        select: Option<&[&str]>,
-    ) -> impl Future<Output = Result<Entity, StoreError>> + Send {
-        Backend::get(&self.store, table, partition_key, row_key, select)
-    }
-    fn query_page(
-        &self,
-        table: &str,
-        query: &Query,
-    ) -> impl Future<Output = Result<QueryPage, StoreError>> + Send {
-        Backend::query_page(&self.store, table, query)
-    }
-    fn execute_batch(
-        &self,
-        table: &str,
-        ops: Vec<BatchOperation>,
-    ) -> impl Future<Output = Result<Vec<BatchResult>, StoreError>> + Send {
-        Backend::execute_batch(&self.store, table, ops)
-    }
-}
-
-/// Writes Ann with a 200 KB photo, then has a writer die replacing it with a 300 KB one.
+/// Writes Ann with a 200 KB photo, then has a writer die replacing it with a 300 KB one: its
+/// single writes never answer, and die before they reach the store, or after (`after_write`).
 fn writer_dies(after_write: bool) -> Setup {
     let s = setup();
     block_on(s.table().insert(&ann(BIG))).unwrap();
     block_on(s.worker().run_until_idle());
-    let dying = Dies {
-        store: s.store,
-        after_write,
-    };
+    let dying = Faulty::with_rule(s.store, move |call| match call.kind() {
+        CallKind::Write if after_write => Fault::HangAfter,
+        CallKind::Write => Fault::HangBefore,
+        _ => Fault::Proceed,
+    });
     {
         let table =
             LargeTable::<_, Employee>::new(&dying, &s.blobs, &s.queue, &["Photo", "Cv"]).unwrap();
@@ -428,7 +367,7 @@ fn writer_dies(after_write: bool) -> Setup {
         // The process dies here: the future is dropped.
     }
     Setup {
-        store: dying.store,
+        store: dying.into_inner(),
         ..s
     }
 }

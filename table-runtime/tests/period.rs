@@ -1,16 +1,11 @@
 //! Tables per period (the high-volume delete pattern): names, their validation, the periods
 //! between two instants, and dropping whole periods through the backend.
 
-use std::future::{Future, ready};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use pollster::block_on;
-use table_runtime::backend::Backend;
+use table_runtime::backend::faults::{CallKind, Faulty};
 use table_runtime::period::{Granularity, PeriodTables};
-use table_runtime::store::{BatchResult, QueryPage, TablePage, WriteResult, validate_table_name};
-use table_runtime::{
-    BatchOperation, Entity, ErrorCode, Query, Store, StoreError, Table, TableEntity,
-};
+use table_runtime::store::validate_table_name;
+use table_runtime::{Entity, ErrorCode, Limits, Query, Store, StoreOptions, Table, TableEntity};
 use time::macros::{datetime, offset};
 use time::{OffsetDateTime, PrimitiveDateTime};
 
@@ -266,66 +261,34 @@ fn dropping_a_period_leaves_the_others() {
     assert_eq!(again.period.table, "Events202610");
 }
 
-/// A store whose table listing comes two names a page, counting the pages.
-#[derive(Default)]
-struct SmallPages {
-    store: Store,
-    pages: AtomicUsize,
+/// A store whose table listing comes two names a page, behind a backend counting the pages.
+fn small_pages() -> Faulty<Store> {
+    Faulty::new(Store::with_options(StoreOptions {
+        limits: Limits {
+            max_page_size: 2,
+            ..Limits::default()
+        },
+        ..StoreOptions::default()
+    }))
 }
 
-impl Backend for SmallPages {
-    fn create_table(&self, table: &str) -> impl Future<Output = Result<(), StoreError>> + Send {
-        ready(self.store.create_table(table))
-    }
-    fn delete_table(&self, table: &str) -> impl Future<Output = Result<(), StoreError>> + Send {
-        ready(self.store.delete_table(table))
-    }
-    fn list_tables(
-        &self,
-        _max: Option<usize>,
-        continuation: Option<String>,
-    ) -> impl Future<Output = Result<TablePage, StoreError>> + Send {
-        self.pages.fetch_add(1, Ordering::SeqCst);
-        ready(self.store.list_tables(Some(2), continuation.as_deref()))
-    }
-    fn write(
-        &self,
-        table: &str,
-        op: BatchOperation,
-    ) -> impl Future<Output = Result<WriteResult, StoreError>> + Send {
-        ready(self.store.write(table, op))
-    }
-    fn get(
-        &self,
-        table: &str,
-        partition_key: &str,
-        row_key: &str,
-        select: Option<&[&str]>,
-    ) -> impl Future<Output = Result<Entity, StoreError>> + Send {
-        ready(
-            self.store
-                .get_selected(table, partition_key, row_key, select),
-        )
-    }
-    fn query_page(
-        &self,
-        table: &str,
-        query: &Query,
-    ) -> impl Future<Output = Result<QueryPage, StoreError>> + Send {
-        ready(self.store.query(table, query))
-    }
-    fn execute_batch(
-        &self,
-        table: &str,
-        ops: Vec<BatchOperation>,
-    ) -> impl Future<Output = Result<Vec<BatchResult>, StoreError>> + Send {
-        ready(self.store.execute_batch(table, &ops))
+/// Every table name, following the continuations.
+fn all_tables(store: &Store) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut continuation = None;
+    loop {
+        let page = store.list_tables(None, continuation.as_deref()).unwrap();
+        names.extend(page.tables);
+        match page.continuation {
+            Some(next) => continuation = Some(next),
+            None => return names,
+        }
     }
 }
 
 #[test]
 fn drop_before_finds_old_periods_across_pages_and_keeps_the_rest() {
-    let backend = SmallPages::default();
+    let backend = small_pages();
     let monthly = monthly();
     let daily = PeriodTables::new("Events", Granularity::Day).unwrap();
     for month in 5..=11u8 {
@@ -342,7 +305,7 @@ fn drop_before_finds_old_periods_across_pages_and_keeps_the_rest() {
         "Events20260501", // the daily family of the same base
         "Eventsx202605",
     ] {
-        backend.store.create_table(other).unwrap();
+        backend.inner().create_table(other).unwrap();
     }
 
     // The cutoff falls inside September: September stays.
@@ -359,9 +322,9 @@ fn drop_before_finds_old_periods_across_pages_and_keeps_the_rest() {
     );
     assert!(dropped.iter().all(|d| d.existed));
     // 12 tables two a page: the listing followed its continuations.
-    assert!(backend.pages.load(Ordering::SeqCst) >= 6);
+    assert!(backend.calls(CallKind::ListTables) >= 6);
     assert_eq!(
-        backend.store.list_tables(None, None).unwrap().tables,
+        all_tables(backend.inner()),
         [
             "Audit202601",
             "Events",

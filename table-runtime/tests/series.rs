@@ -1,131 +1,43 @@
 //! Data series in one entity, wide entities over several, and the log tail, through the
 //! backend: what each write keeps, what each read costs, and what a failure leaves behind.
 
-use std::future::{Future, ready};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use pollster::block_on;
 use table_runtime::backend::Backend;
+use table_runtime::backend::faults::{self, CallKind, Fault, Faulty};
 use table_runtime::series::{
     DataSeries, MAX_PARTS, PART_COUNT_PROPERTY, PART_VERSION_PROPERTY, WideEntities, part_row_key,
 };
-use table_runtime::store::{BatchResult, QueryPage, TablePage, WriteResult};
 use table_runtime::{
-    BatchOperation, Entity, ErrorCode, IfMatch, Limits, Query, QueryClass, Store, StoreError,
-    StoreOptions, Table, TableEntity, Value,
+    BatchOperation, Entity, ErrorCode, IfMatch, Limits, Query, QueryClass, Store, StoreOptions,
+    Table, TableEntity, Value,
 };
 use time::{Duration, OffsetDateTime};
 
-type Hook = Box<dyn FnOnce(&Store) + Send>;
-
-/// A store that counts the requests made to it and can run a competing write just before the
-/// next write or transaction.
-#[derive(Default)]
-struct Probe {
-    store: Store,
-    gets: AtomicUsize,
-    queries: AtomicUsize,
-    writes: AtomicUsize,
-    batches: AtomicUsize,
-    before_write: Mutex<Option<Hook>>,
+/// The requests made to a counting backend: [gets, queries, writes, transactions].
+fn counts(p: &Faulty<Store>) -> [usize; 4] {
+    [
+        CallKind::Get,
+        CallKind::QueryPage,
+        CallKind::Write,
+        CallKind::ExecuteBatch,
+    ]
+    .map(|kind| p.calls(kind))
 }
 
-impl Probe {
-    fn with_store(store: Store) -> Probe {
-        Probe {
-            store,
-            ..Probe::default()
-        }
-    }
-
-    fn interfere(&self, hook: impl FnOnce(&Store) + Send + 'static) {
-        *self.before_write.lock().unwrap() = Some(Box::new(hook));
-    }
-
-    fn run_hook(&self) {
-        let hook = self.before_write.lock().unwrap().take();
-        if let Some(hook) = hook {
-            hook(&self.store);
-        }
-    }
-
-    fn counts(&self) -> [usize; 4] {
-        [
-            self.gets.load(Ordering::SeqCst),
-            self.queries.load(Ordering::SeqCst),
-            self.writes.load(Ordering::SeqCst),
-            self.batches.load(Ordering::SeqCst),
-        ]
-    }
-
-    fn reset(&self) {
-        for c in [&self.gets, &self.queries, &self.writes, &self.batches] {
-            c.store(0, Ordering::SeqCst);
-        }
-    }
-}
-
-impl Backend for Probe {
-    fn create_table(&self, table: &str) -> impl Future<Output = Result<(), StoreError>> + Send {
-        ready(self.store.create_table(table))
-    }
-    fn delete_table(&self, table: &str) -> impl Future<Output = Result<(), StoreError>> + Send {
-        ready(self.store.delete_table(table))
-    }
-    fn list_tables(
-        &self,
-        max: Option<usize>,
-        continuation: Option<String>,
-    ) -> impl Future<Output = Result<TablePage, StoreError>> + Send {
-        ready(self.store.list_tables(max, continuation.as_deref()))
-    }
-    fn write(
-        &self,
-        table: &str,
-        op: BatchOperation,
-    ) -> impl Future<Output = Result<WriteResult, StoreError>> + Send {
-        self.writes.fetch_add(1, Ordering::SeqCst);
-        self.run_hook();
-        ready(self.store.write(table, op))
-    }
-    fn get(
-        &self,
-        table: &str,
-        partition_key: &str,
-        row_key: &str,
-        select: Option<&[&str]>,
-    ) -> impl Future<Output = Result<Entity, StoreError>> + Send {
-        self.gets.fetch_add(1, Ordering::SeqCst);
-        ready(
-            self.store
-                .get_selected(table, partition_key, row_key, select),
-        )
-    }
-    fn query_page(
-        &self,
-        table: &str,
-        query: &Query,
-    ) -> impl Future<Output = Result<QueryPage, StoreError>> + Send {
-        self.queries.fetch_add(1, Ordering::SeqCst);
-        ready(self.store.query(table, query))
-    }
-    fn execute_batch(
-        &self,
-        table: &str,
-        ops: Vec<BatchOperation>,
-    ) -> impl Future<Output = Result<Vec<BatchResult>, StoreError>> + Send {
-        self.batches.fetch_add(1, Ordering::SeqCst);
-        self.run_hook();
-        ready(self.store.execute_batch(table, &ops))
-    }
+/// Runs a competing write just before the next write or transaction made through `p`.
+fn interfere(p: &Faulty<Store>, hook: impl FnOnce(&Store) + Send + 'static) {
+    p.set_rule(faults::once(
+        |call| matches!(call.kind(), CallKind::Write | CallKind::ExecuteBatch),
+        Fault::run_before(hook),
+    ));
 }
 
 const T: &str = "Stats";
 
-fn probe() -> Probe {
-    let p = Probe::default();
-    p.store.create_table(T).unwrap();
+/// A store behind a backend that counts the requests made to it.
+fn probe() -> Faulty<Store> {
+    let p = Faulty::new(Store::new());
+    p.inner().create_table(T).unwrap();
     p
 }
 
@@ -151,21 +63,21 @@ fn a_slot_update_is_one_merge_that_keeps_the_other_slots() {
     assert_eq!(hours.slot_names()[0], "H00");
     assert_eq!(hours.slot_names()[23], "H23");
     // Another property of the entity, written by someone else.
-    p.store
+    p.inner()
         .insert(T, &Entity::new("emp042", "2026-11-23").with("Name", "Ann"))
         .unwrap();
     block_on(hours.set(&p, T, "emp042", "2026-11-23", 9, 12)).unwrap();
     block_on(hours.set(&p, T, "emp042", "2026-11-23", 17, 3.5)).unwrap();
     block_on(hours.set(&p, T, "emp042", "2026-11-23", 9, 13)).unwrap();
     // Each update was one write request, and nothing was read.
-    assert_eq!(p.counts(), [0, 0, 3, 0]);
+    assert_eq!(counts(&p), [0, 0, 3, 0]);
 
-    p.reset();
+    p.reset_calls();
     let day = block_on(hours.read(&p, T, "emp042", "2026-11-23"))
         .unwrap()
         .unwrap();
     assert_eq!(
-        p.counts(),
+        counts(&p),
         [1, 0, 0, 0],
         "one point read for the whole series"
     );
@@ -241,7 +153,7 @@ fn series_shapes_are_checked() {
     let err = block_on(DataSeries::hourly().set(&p, T, "e", "d", 24, 1)).unwrap_err();
     assert_eq!(err.code, ErrorCode::InvalidInput);
     assert!(err.message.contains("0 to 23"), "{}", err.message);
-    assert_eq!(p.counts(), [0, 0, 0, 0]);
+    assert_eq!(counts(&p), [0, 0, 0, 0]);
 }
 
 #[test]
@@ -270,20 +182,20 @@ fn counting_retries_when_another_writer_came_first() {
     assert_eq!(block_on(hours.add(&p, T, "e", "d", 3, 5)).unwrap(), 7);
     // Between our read and our merge someone else sets the slot to 100: our merge is refused
     // (the ETag changed), we read again and add to their value.
-    p.interfere(|store| {
+    interfere(&p, |store| {
         store
             .upsert_merge(T, &Entity::new("e", "d").with("H03", 100i64))
             .unwrap();
     });
-    p.reset();
+    p.reset_calls();
     assert_eq!(block_on(hours.add(&p, T, "e", "d", 3, 1)).unwrap(), 101);
-    assert_eq!(p.counts()[0], 2, "read twice");
-    assert_eq!(p.counts()[2], 2, "wrote twice");
+    assert_eq!(counts(&p)[0], 2, "read twice");
+    assert_eq!(counts(&p)[2], 2, "wrote twice");
     let back = block_on(hours.read(&p, T, "e", "d")).unwrap().unwrap();
     assert_eq!(back.values[3], Some(Value::Int64(101)));
 
     // Someone creates the entity between our (missing) read and our insert.
-    p.interfere(|store| {
+    interfere(&p, |store| {
         store
             .insert(T, &Entity::new("e", "d2").with("H00", 40i64))
             .unwrap();
@@ -330,32 +242,32 @@ fn more_than_252_properties_round_trip_through_parts() {
     let written = block_on(wide.insert(&p, T, &year)).unwrap();
     assert_eq!(written.parts, 3);
     assert_eq!(written.stale_deleted, 0);
-    assert_eq!(p.counts(), [0, 0, 0, 1], "one transaction");
+    assert_eq!(counts(&p), [0, 0, 0, 1], "one transaction");
     assert_eq!(
-        row_keys(&p.store, "emp042"),
+        row_keys(p.inner(), "emp042"),
         ["2026_p00", "2026_p01", "2026_p02"]
     );
     // Part 0 says how many parts there are.
-    let part0 = p.store.get(T, "emp042", "2026_p00", None).unwrap();
+    let part0 = p.inner().get(T, "emp042", "2026_p00", None).unwrap();
     assert_eq!(part0.get(PART_COUNT_PROPERTY), Some(&Value::Int32(3)));
     // Every part fits the service's limits.
     for rk in ["2026_p00", "2026_p01", "2026_p02"] {
-        let part = p.store.get(T, "emp042", rk, None).unwrap();
+        let part = p.inner().get(T, "emp042", rk, None).unwrap();
         assert!(part.properties.len() <= 252);
         assert!(part.get(PART_VERSION_PROPERTY).is_some());
     }
 
-    p.reset();
-    let scanned_before = p.store.partition_stats(T).unwrap()[0].scanned;
+    p.reset_calls();
+    let scanned_before = p.inner().partition_stats(T).unwrap()[0].scanned;
     let back = block_on(wide.read(&p, T, "emp042", "2026")).unwrap();
-    assert_eq!(p.counts(), [0, 1, 0, 0], "one range query");
+    assert_eq!(counts(&p), [0, 1, 0, 0], "one range query");
     assert_eq!(back.partition_key, "emp042");
     assert_eq!(back.row_key, "2026");
     assert_eq!(back.properties.len(), 600);
     assert_eq!(back.properties, year.properties);
     assert_eq!(back.etag, part0.etag);
     // The read was a range query that touched only the parts.
-    let stats = p.store.partition_stats(T).unwrap();
+    let stats = p.inner().partition_stats(T).unwrap();
     assert_eq!(stats[0].scanned - scanned_before, 3);
 
     // Inserting it again is refused whole.
@@ -370,7 +282,7 @@ fn entities_near_the_parts_are_not_parts() {
     let wide = WideEntities::new();
     // Keys inside the parts' RowKey range that are not parts of `a`.
     for rk in ["a_p0_p00", "a_p0x", "a_p1", "a"] {
-        p.store.insert(T, &Entity::new("emp042", rk)).unwrap();
+        p.inner().insert(T, &Entity::new("emp042", rk)).unwrap();
     }
     let e = logical("a", 300, 0);
     block_on(wide.upsert(&p, T, &e)).unwrap();
@@ -382,7 +294,7 @@ fn entities_near_the_parts_are_not_parts() {
     );
     // Rewriting it narrower leaves them alone too.
     block_on(wide.upsert(&p, T, &logical("a", 5, 0))).unwrap();
-    let keys = row_keys(&p.store, "emp042");
+    let keys = row_keys(p.inner(), "emp042");
     for rk in ["a_p0_p00", "a_p0x", "a_p1", "a", "a_p00"] {
         assert!(keys.contains(&rk.to_owned()), "{rk} in {keys:?}");
     }
@@ -394,15 +306,15 @@ fn shrinking_deletes_the_stale_parts_in_the_same_transaction() {
     let p = probe();
     let wide = WideEntities::new();
     block_on(wide.upsert(&p, T, &logical("2026", 700, 0))).unwrap();
-    assert_eq!(row_keys(&p.store, "emp042").len(), 3);
+    assert_eq!(row_keys(p.inner(), "emp042").len(), 3);
 
-    p.reset();
+    p.reset_calls();
     let narrower = logical("2026", 300, 1);
     let written = block_on(wide.upsert(&p, T, &narrower)).unwrap();
     assert_eq!((written.parts, written.stale_deleted), (2, 1));
     // One query to list the stored parts, one transaction to write and delete.
-    assert_eq!(p.counts(), [0, 1, 0, 1]);
-    assert_eq!(row_keys(&p.store, "emp042"), ["2026_p00", "2026_p01"]);
+    assert_eq!(counts(&p), [0, 1, 0, 1]);
+    assert_eq!(row_keys(p.inner(), "emp042"), ["2026_p00", "2026_p01"]);
     assert_eq!(
         block_on(wide.read(&p, T, "emp042", "2026"))
             .unwrap()
@@ -413,7 +325,7 @@ fn shrinking_deletes_the_stale_parts_in_the_same_transaction() {
     let tiny = logical("2026", 3, 2);
     let written = block_on(wide.upsert(&p, T, &tiny)).unwrap();
     assert_eq!((written.parts, written.stale_deleted), (1, 1));
-    assert_eq!(row_keys(&p.store, "emp042"), ["2026_p00"]);
+    assert_eq!(row_keys(p.inner(), "emp042"), ["2026_p00"]);
     assert_eq!(
         block_on(wide.read(&p, T, "emp042", "2026"))
             .unwrap()
@@ -450,7 +362,7 @@ fn a_conflicting_part_leaves_nothing_written() {
     let p = probe();
     let wide = WideEntities::new();
     // Someone else's entity sits where part 2 would go.
-    p.store
+    p.inner()
         .insert(T, &Entity::new("emp042", "2026_p02").with("Other", 1))
         .unwrap();
     let err = block_on(wide.insert(&p, T, &logical("2026", 600, 0))).unwrap_err();
@@ -458,8 +370,8 @@ fn a_conflicting_part_leaves_nothing_written() {
     assert_eq!(err.failed_index, Some(2));
     assert!(err.message.contains("part 2 of 3"), "{}", err.message);
     // Parts 0 and 1 were not written.
-    assert_eq!(row_keys(&p.store, "emp042"), ["2026_p02"]);
-    let only = p.store.get(T, "emp042", "2026_p02", None).unwrap();
+    assert_eq!(row_keys(p.inner(), "emp042"), ["2026_p02"]);
+    let only = p.inner().get(T, "emp042", "2026_p02", None).unwrap();
     assert_eq!(only.properties.len(), 1);
 }
 
@@ -471,11 +383,11 @@ fn a_failing_part_leaves_the_earlier_version_intact() {
         max_string_utf16: 1000,
         ..Limits::default()
     };
-    let p = Probe::with_store(Store::with_options(StoreOptions {
+    let p = Faulty::new(Store::with_options(StoreOptions {
         limits,
         ..StoreOptions::default()
     }));
-    p.store.create_table(T).unwrap();
+    p.inner().create_table(T).unwrap();
     let wide = WideEntities::new();
     let v1 = logical("2026", 600, 0);
     block_on(wide.upsert(&p, T, &v1)).unwrap();
@@ -495,7 +407,7 @@ fn a_failing_part_leaves_the_earlier_version_intact() {
     let after = block_on(wide.read(&p, T, "emp042", "2026")).unwrap();
     assert_eq!(after, before);
     assert_eq!(after.properties, v1.properties);
-    assert_eq!(row_keys(&p.store, "emp042").len(), 3);
+    assert_eq!(row_keys(p.inner(), "emp042").len(), 3);
 }
 
 #[test]
@@ -504,7 +416,7 @@ fn a_missing_part_is_an_error_not_a_shorter_entity() {
     let wide = WideEntities::new();
     block_on(wide.upsert(&p, T, &logical("2026", 600, 0))).unwrap();
 
-    p.store
+    p.inner()
         .delete(T, "emp042", "2026_p01", IfMatch::Any)
         .unwrap();
     let err = block_on(wide.read(&p, T, "emp042", "2026")).unwrap_err();
@@ -515,13 +427,13 @@ fn a_missing_part_is_an_error_not_a_shorter_entity() {
         err.message
     );
 
-    p.store
+    p.inner()
         .delete(T, "emp042", "2026_p00", IfMatch::Any)
         .unwrap();
     let err = block_on(wide.read(&p, T, "emp042", "2026")).unwrap_err();
     assert!(err.message.contains("part 0"), "{}", err.message);
 
-    p.store
+    p.inner()
         .delete(T, "emp042", "2026_p02", IfMatch::Any)
         .unwrap();
     let err = block_on(wide.read(&p, T, "emp042", "2026")).unwrap_err();
@@ -534,7 +446,7 @@ fn parts_of_another_write_are_not_mixed_in() {
     let wide = WideEntities::new();
     block_on(wide.upsert(&p, T, &logical("2026", 300, 0))).unwrap();
     // A part written outside the helper, beyond the count part 0 records.
-    p.store
+    p.inner()
         .insert(
             T,
             &Entity::new("emp042", part_row_key("2026", 5))
@@ -542,21 +454,21 @@ fn parts_of_another_write_are_not_mixed_in() {
                 .with("Z", 1),
         )
         .unwrap();
-    p.reset();
+    p.reset_calls();
     let err = block_on(wide.read(&p, T, "emp042", "2026")).unwrap_err();
     assert_eq!(err.code, ErrorCode::InvalidInput);
     assert!(err.message.contains("part 5"), "{}", err.message);
     // It looked like a write in progress, so the read was repeated before giving up.
-    assert!(p.counts()[1] > 1);
+    assert!(counts(&p)[1] > 1);
     // One of the same version but beyond the count is just as wrong.
     let version = p
-        .store
+        .inner()
         .get(T, "emp042", "2026_p00", None)
         .unwrap()
         .get(PART_VERSION_PROPERTY)
         .cloned()
         .unwrap();
-    p.store
+    p.inner()
         .upsert_replace(
             T,
             &Entity::new("emp042", part_row_key("2026", 5)).with(PART_VERSION_PROPERTY, version),
@@ -588,7 +500,7 @@ fn a_concurrent_rewrite_makes_the_transaction_fail_whole_and_retry() {
     let wide = WideEntities::new();
     block_on(wide.upsert(&p, T, &logical("2026", 600, 0))).unwrap();
     // Between our listing and our transaction, someone rewrites part 1.
-    p.interfere(|store| {
+    interfere(&p, |store| {
         store
             .merge(
                 T,
@@ -597,11 +509,11 @@ fn a_concurrent_rewrite_makes_the_transaction_fail_whole_and_retry() {
             )
             .unwrap();
     });
-    p.reset();
+    p.reset_calls();
     let ours = logical("2026", 400, 9);
     block_on(wide.upsert(&p, T, &ours)).unwrap();
     assert_eq!(
-        p.counts()[3],
+        counts(&p)[3],
         2,
         "the first transaction was refused, the second landed"
     );
@@ -648,15 +560,15 @@ fn conditional_replace_and_delete() {
     );
     let err = block_on(wide.delete(&p, T, "emp042", "2026", IfMatch::ETag(v1.etag))).unwrap_err();
     assert_eq!(err.code, ErrorCode::UpdateConditionNotSatisfied);
-    assert_eq!(row_keys(&p.store, "emp042").len(), 2);
+    assert_eq!(row_keys(p.inner(), "emp042").len(), 2);
 
-    p.reset();
+    p.reset_calls();
     assert_eq!(
         block_on(wide.delete(&p, T, "emp042", "2026", IfMatch::ETag(v2.etag))).unwrap(),
         2
     );
-    assert_eq!(p.counts(), [0, 1, 0, 1]);
-    assert!(row_keys(&p.store, "emp042").is_empty());
+    assert_eq!(counts(&p), [0, 1, 0, 1]);
+    assert!(row_keys(p.inner(), "emp042").is_empty());
     assert_eq!(
         block_on(wide.delete(&p, T, "emp042", "2026", IfMatch::Any))
             .unwrap_err()
@@ -717,7 +629,7 @@ fn entities_too_big_for_one_transaction_are_refused_before_sending() {
     .unwrap_err();
     assert_eq!(err.code, ErrorCode::PropertyNameInvalid);
     // Only the parts of `large` were ever written.
-    assert_eq!(p.counts()[3], 1);
+    assert_eq!(counts(&p)[3], 1);
 }
 
 // ----- log tail -----
@@ -738,7 +650,7 @@ struct Claim {
 
 #[test]
 fn the_log_tail_is_the_newest_n_from_one_query() {
-    let p = Probe::default();
+    let p = Faulty::new(Store::new());
     let table = Table::<_, Claim>::new(&p);
     block_on(table.create()).unwrap();
     let start = time::macros::datetime!(2026-11-01 09:00 UTC);
@@ -757,10 +669,10 @@ fn the_log_tail_is_the_newest_n_from_one_query() {
         }
     }
 
-    p.reset();
+    p.reset_calls();
     let query = Claim::latest("ann", 10).unwrap();
     let page = block_on(table.query_page(&query, None)).unwrap();
-    assert_eq!(p.counts()[1], 1, "one query");
+    assert_eq!(counts(&p)[1], 1, "one query");
     let ids: Vec<u32> = page.items.iter().map(|c| c.claim_id).collect();
     // Newest first; claims 58 and 59 share the newest instant and sort by id.
     assert_eq!(ids, [58, 59, 57, 56, 55, 54, 53, 52, 51, 50]);
@@ -772,14 +684,14 @@ fn the_log_tail_is_the_newest_n_from_one_query() {
     assert!(page.continuation.is_some());
 
     // It read ten entities of one partition and nothing of the other.
-    let stats = p.store.partition_stats(Claim::TABLE).unwrap();
+    let stats = p.inner().partition_stats(Claim::TABLE).unwrap();
     let scanned: Vec<_> = stats
         .iter()
         .map(|s| (s.partition_key.as_str(), s.scanned))
         .collect();
     assert_eq!(scanned, [("ann", 10), ("bob", 0)]);
     let raw = p
-        .store
+        .inner()
         .query(Claim::TABLE, &query.to_query().unwrap())
         .unwrap();
     assert_eq!(raw.stats.examined, 10);

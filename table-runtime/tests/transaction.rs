@@ -2,12 +2,9 @@
 //! at all, with their index copies, refusals before anything is sent, and failures reported
 //! against the value they came from.
 
-use std::sync::Mutex;
-
 use pollster::block_on;
-use table_runtime::backend::Backend;
+use table_runtime::backend::faults::{self, Call, CallKind, Fault, Faulty};
 use table_runtime::index::maintain::{IndexQueue, IndexWorker};
-use table_runtime::store::{BatchResult, QueryPage, TablePage, WriteResult};
 use table_runtime::transaction::Transaction;
 use table_runtime::{
     BatchOperation, Entity, ErrorCode, IfMatch, Query, Store, StoreError, Table, TableEntity,
@@ -578,94 +575,27 @@ fn other_partition_copies_go_through_the_queue() {
     assert!(queue.is_empty());
 }
 
-/// A write made by someone else.
-type OtherWriter<'a> = Box<dyn FnOnce(&Store) + Send + 'a>;
-
-/// A backend that lets another writer in once, between the transaction's read and its write.
-/// It can also lose the answer to a transaction it ran, as a network failure would.
-struct Interleaved<'a> {
-    store: &'a Store,
-    other_writer: Mutex<Option<OtherWriter<'a>>>,
-    lost_answer: Mutex<Option<StoreError>>,
-}
-
-impl<'a> Interleaved<'a> {
-    fn new(store: &'a Store, other_writer: impl FnOnce(&Store) + Send + 'a) -> Self {
-        Interleaved {
-            store,
-            other_writer: Mutex::new(Some(Box::new(other_writer))),
-            lost_answer: Mutex::new(None),
-        }
-    }
-
-    /// Runs the next transaction, then answers `error` instead of its result.
-    fn losing_answer(store: &'a Store, error: StoreError) -> Self {
-        Interleaved {
-            store,
-            other_writer: Mutex::new(None),
-            lost_answer: Mutex::new(Some(error)),
-        }
-    }
-}
-
-impl Backend for Interleaved<'_> {
-    fn create_table(&self, table: &str) -> impl Future<Output = Result<(), StoreError>> + Send {
-        Backend::create_table(self.store, table)
-    }
-    fn delete_table(&self, table: &str) -> impl Future<Output = Result<(), StoreError>> + Send {
-        Backend::delete_table(self.store, table)
-    }
-    fn list_tables(
-        &self,
-        max: Option<usize>,
-        continuation: Option<String>,
-    ) -> impl Future<Output = Result<TablePage, StoreError>> + Send {
-        Backend::list_tables(self.store, max, continuation)
-    }
-    fn write(
-        &self,
-        table: &str,
-        op: BatchOperation,
-    ) -> impl Future<Output = Result<WriteResult, StoreError>> + Send {
-        Backend::write(self.store, table, op)
-    }
-    fn get(
-        &self,
-        table: &str,
-        partition_key: &str,
-        row_key: &str,
-        select: Option<&[&str]>,
-    ) -> impl Future<Output = Result<Entity, StoreError>> + Send {
-        Backend::get(self.store, table, partition_key, row_key, select)
-    }
-    fn query_page(
-        &self,
-        table: &str,
-        query: &Query,
-    ) -> impl Future<Output = Result<QueryPage, StoreError>> + Send {
-        Backend::query_page(self.store, table, query)
-    }
-    fn execute_batch(
-        &self,
-        table: &str,
-        ops: Vec<BatchOperation>,
-    ) -> impl Future<Output = Result<Vec<BatchResult>, StoreError>> + Send {
-        if let Some(other) = self.other_writer.lock().unwrap().take() {
-            other(self.store);
-        }
-        let result = self.store.execute_batch(table, &ops);
-        let lost = self.lost_answer.lock().unwrap().take();
-        std::future::ready(lost.map_or(result, Err))
-    }
+/// A rule that lets another writer in once, just before the next transaction: between the
+/// transaction's read and its write.
+fn other_writer_first(
+    other_writer: impl FnOnce(&Store) + Send + 'static,
+) -> impl FnMut(&Call<'_>) -> Fault<Store> + Send + 'static {
+    faults::once(
+        |call| call.kind() == CallKind::ExecuteBatch,
+        Fault::run_before(other_writer),
+    )
 }
 
 #[test]
 fn a_change_between_the_read_and_the_write_is_read_again_unless_an_etag_was_given() {
-    let store = seeded();
     // Someone moves employee 1 to another email while the transaction is in flight.
-    let backend = Interleaved::new(&store, |s| {
-        block_on(Table::<_, Employee>::new(s).upsert(&employee(1, "mid@x.com"))).unwrap();
-    });
+    let backend = Faulty::with_rule(
+        seeded(),
+        other_writer_first(|s| {
+            block_on(Table::<_, Employee>::new(s).upsert(&employee(1, "mid@x.com"))).unwrap();
+        }),
+    );
+    let store = backend.inner();
     let mut tx = Transaction::new();
     tx.replace(&employee(1, "last@x.com"), IfMatch::Any)
         .unwrap()
@@ -674,7 +604,7 @@ fn a_change_between_the_read_and_the_write_is_read_again_unless_an_etag_was_give
     block_on(tx.commit(&backend)).unwrap();
     // The second attempt saw the in-between email and removed its copy too.
     assert_eq!(
-        row_keys(&store),
+        row_keys(store),
         [
             "department",
             "email_b@x..com",
@@ -690,9 +620,9 @@ fn a_change_between_the_read_and_the_write_is_read_again_unless_an_etag_was_give
         .unwrap()
         .etag
         .unwrap();
-    let backend = Interleaved::new(&store, |s| {
+    backend.set_rule(other_writer_first(|s| {
         block_on(Table::<_, Employee>::new(s).upsert(&employee(1, "mid2@x.com"))).unwrap();
-    });
+    }));
     let mut tx = Transaction::new();
     tx.replace(&sales(1, "n1", 5), IfMatch::Any)
         .unwrap()
@@ -736,13 +666,19 @@ fn the_commit_future_is_send() {
 
 #[test]
 fn a_transaction_without_an_answer_leaves_its_job_for_the_worker() {
-    let store = store();
     let queue = IndexQueue::default();
     // The transaction lands, but the answer is lost: the caller sees 500 and can't tell.
-    let backend = Interleaved::losing_answer(
-        &store,
-        StoreError::new(ErrorCode::OperationTimedOut, "no answer in time"),
+    let backend = Faulty::with_rule(
+        store(),
+        faults::once(
+            |call| call.kind() == CallKind::ExecuteBatch,
+            Fault::FailAfter(StoreError::new(
+                ErrorCode::OperationTimedOut,
+                "no answer in time",
+            )),
+        ),
     );
+    let store = backend.inner();
     let mut tx = Transaction::new();
     tx.index_queue::<Listed>(&queue);
     tx.insert(&Listed {
@@ -755,7 +691,7 @@ fn a_transaction_without_an_answer_leaves_its_job_for_the_worker() {
     assert_eq!(err.status, 500);
     // The job is kept, and visible: the worker finds the entity and writes its copy.
     assert_eq!(queue.len(), 1);
-    let summary = block_on(IndexWorker::<_, Listed>::new(&store, &queue).run_until_idle());
+    let summary = block_on(IndexWorker::<_, Listed>::new(store, &queue).run_until_idle());
     assert_eq!(summary.done, 1);
     assert!(store.get(TABLE, "names", "Ann _000001", None).is_ok());
 }
