@@ -429,29 +429,19 @@ impl<'a, B: Backend, T: TableEntity> ArchiveWorker<'a, B, T> {
         if !has_cross_partition_copies::<T>() {
             return None;
         }
-        Some(queue.send_hidden(
-            IndexJob {
-                table: table.to_owned(),
-                entity: entity.clone(),
-                previous,
-            },
-            queue.options().visibility_timeout,
-        ))
+        Some(queue.announce(IndexJob {
+            table: table.to_owned(),
+            entity: entity.clone(),
+            previous,
+        }))
     }
 
     /// Shows an announced index job if the write may have happened, withdraws it if the
     /// service refused the write.
     fn settle<R>(&self, receipt: Option<Receipt>, outcome: &Result<R, StoreError>) {
-        let (Some(queue), Some(receipt)) = (self.index_queue, receipt) else {
-            return;
-        };
-        let refused = matches!(outcome, Err(e) if (400..500).contains(&e.status));
-        // If the receipt was lost anyway, the job shows itself when its hiding time ends.
-        let _ = if refused {
-            queue.delete(&receipt)
-        } else {
-            queue.show(&receipt)
-        };
+        if let (Some(queue), Some(receipt)) = (self.index_queue, receipt) {
+            queue.settle(&receipt, outcome);
+        }
     }
 }
 

@@ -987,14 +987,11 @@ impl<'a, B: Backend, T: TableEntity> LargeTable<'a, B, T> {
         if blobs.is_empty() {
             return None;
         }
-        Some(self.queue.send_hidden(
-            BlobJob {
-                tables: self.tables(),
-                entity: entity.clone(),
-                blobs,
-            },
-            self.queue.options().visibility_timeout,
-        ))
+        Some(self.queue.announce(BlobJob {
+            tables: self.tables(),
+            entity: entity.clone(),
+            blobs,
+        }))
     }
 
     fn show(&self, receipt: Option<Receipt>) {
@@ -1189,12 +1186,8 @@ impl<'a, B: Backend, T: TableEntity> LargeTable<'a, B, T> {
                 if_match: stored.etag.clone().map_or(IfMatch::Any, IfMatch::ETag),
             };
             let outcome = self.backend.write(&self.table, op).await;
-            match (&outcome, receipt) {
-                // Refused: nothing changed, so there is nothing to clean up.
-                (Err(e), Some(r)) if (400..500).contains(&e.status) => {
-                    let _ = self.queue.delete(&r);
-                }
-                (_, receipt) => self.show(receipt),
+            if let Some(receipt) = &receipt {
+                self.queue.settle(receipt, &outcome);
             }
             match outcome {
                 Ok(_) => return Ok(()),

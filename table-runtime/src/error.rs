@@ -200,6 +200,12 @@ impl StoreError {
         }
     }
 
+    /// Whether the service refused the request (a 4xx status): nothing was written. Any other
+    /// failure (a 5xx, no answer) may or may not have taken effect.
+    pub fn is_refusal(&self) -> bool {
+        (400..500).contains(&self.status)
+    }
+
     /// The same error, marked as caused by operation `index` of a transaction.
     pub fn at_index(mut self, index: usize) -> StoreError {
         self.failed_index = Some(index);

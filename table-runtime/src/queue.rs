@@ -251,6 +251,24 @@ impl<M: Clone> Queue<M> {
         }
     }
 
+    /// Sends a message hidden for the visibility timeout, ahead of the write it follows up: the
+    /// first half of the announce / write / [`Queue::settle`] sequence that keeps a crash
+    /// between a write and its follow-up from losing the follow-up.
+    pub fn announce(&self, body: M) -> Receipt {
+        self.send_hidden(body, self.options.visibility_timeout)
+    }
+
+    /// Settles an announced message once its write returned: withdrawn if the service refused
+    /// the write (nothing changed, nothing to follow up), shown otherwise (the write happened,
+    /// or may have). If the receipt is no longer valid the message shows itself when its time
+    /// is up, which is just as safe.
+    pub fn settle<R>(&self, receipt: &Receipt, outcome: &Result<R, crate::error::StoreError>) {
+        let _ = match outcome {
+            Err(e) if e.is_refusal() => self.delete(receipt),
+            _ => self.show(receipt),
+        };
+    }
+
     /// Receives the oldest visible message and hides it for the visibility timeout. A message
     /// already received `max_dequeue_count` times is moved to the poison list instead.
     pub fn receive(&self) -> Option<Received<M>> {

@@ -151,29 +151,18 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
         if !cross && previous.is_empty() {
             return None;
         }
-        Some(queue.send_hidden(
-            IndexJob {
-                table: self.name.to_string(),
-                entity: Keys::of(entity),
-                previous,
-            },
-            queue.options().visibility_timeout,
-        ))
+        Some(queue.announce(IndexJob {
+            table: self.name.to_string(),
+            entity: Keys::of(entity),
+            previous,
+        }))
     }
 
-    /// Shows the job if the write may have happened; withdraws it if the service refused it.
+    /// Settles an announced job (see [`IndexQueue::settle`]).
     fn finish_job<R>(&self, receipt: Option<Receipt>, outcome: &Result<R, StoreError>) {
-        let (Some(queue), Some(receipt)) = (self.index_queue, receipt) else {
-            return;
-        };
-        let refused = matches!(outcome, Err(e) if (400..500).contains(&e.status));
-        // The receipt is fresh and only this writer holds it; if it was lost anyway the job
-        // shows itself when its hiding time ends.
-        let _ = if refused {
-            queue.delete(&receipt)
-        } else {
-            queue.show(&receipt)
-        };
+        if let (Some(queue), Some(receipt)) = (self.index_queue, receipt) {
+            queue.settle(&receipt, outcome);
+        }
     }
 
     fn first_etag(results: Vec<crate::store::BatchResult>) -> Result<ETag, StoreError> {

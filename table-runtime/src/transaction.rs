@@ -484,13 +484,9 @@ impl<'q> Transaction<'q> {
                 Err(e) => {
                     // A refusal (4xx) wrote nothing: the jobs are withdrawn. Any other failure
                     // (no answer, 5xx) may have written, so the worker checks.
-                    let refused = (400..500).contains(&e.status);
+                    let failed: Result<(), StoreError> = Err(e.clone());
                     for (queue, receipt) in &receipts {
-                        let _ = if refused {
-                            queue.delete(receipt)
-                        } else {
-                            queue.show(receipt)
-                        };
+                        queue.settle(receipt, &failed);
                     }
                     let Some(owner) = e.failed_index.and_then(|i| owners.get(i)) else {
                         return Err(e);
@@ -699,7 +695,7 @@ impl<'q> Transaction<'q> {
                 entity: Keys::of(&slot.entity),
                 previous,
             };
-            let receipt = queue.send_hidden(job, queue.options().visibility_timeout);
+            let receipt = queue.announce(job);
             receipts.push((queue, receipt));
         }
         receipts

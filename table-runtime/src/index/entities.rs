@@ -425,22 +425,15 @@ pub struct EventualIdList<'q, T> {
 
 impl<T: TableEntity> EventualIdList<'_, T> {
     fn announce(&self, table: &str, keys: Keys, previous: Option<String>) -> Receipt {
-        self.queue.send_hidden(
-            IdListJob {
-                table: table.to_owned(),
-                entity: keys,
-                previous,
-            },
-            self.queue.options().visibility_timeout,
-        )
+        self.queue.announce(IdListJob {
+            table: table.to_owned(),
+            entity: keys,
+            previous,
+        })
     }
 
     fn finish<R>(&self, receipt: Receipt, outcome: &Result<R, StoreError>) {
-        // A refused write changed nothing; anything else may have written.
-        let _ = match outcome {
-            Err(e) if (400..500).contains(&e.status) => self.queue.delete(&receipt),
-            _ => self.queue.show(&receipt),
-        };
+        self.queue.settle(&receipt, outcome);
     }
 
     /// The indexed value of the stored entity (`None` if absent or unreadable as `T`); a
