@@ -21,7 +21,9 @@ use pollster::block_on;
 use table_runtime::index::maintain::{IndexQueue, IndexWorker};
 use table_runtime::query::keyed::KeyQuery;
 use table_runtime::transaction::Transaction;
-use table_runtime::{ETag, ErrorCode, IfMatch, QueryClass, Store, StoreError, TableEntity};
+use table_runtime::{
+    Backend, ETag, ErrorCode, IfMatch, QueryClass, StoreError, Table, TableEntity,
+};
 
 /// An employee.
 #[derive(Debug, Clone, PartialEq, TableEntity)]
@@ -156,8 +158,11 @@ pub enum HrEntity {
 const ATTEMPTS: usize = 8;
 
 /// Reads the one value a point query names, with the condition that it is still that version.
-fn read<T: TableEntity>(store: &Store, query: &KeyQuery) -> Result<(T, IfMatch), StoreError> {
-    let page = store.query(T::TABLE, &query.to_query()?)?;
+async fn read<B: Backend, T: TableEntity>(
+    backend: &B,
+    query: &KeyQuery,
+) -> Result<(T, IfMatch), StoreError> {
+    let page = backend.query_page(T::TABLE, &query.to_query()?).await?;
     let entity = page.entities.first().ok_or_else(|| {
         StoreError::new(
             ErrorCode::ResourceNotFound,
@@ -170,13 +175,13 @@ fn read<T: TableEntity>(store: &Store, query: &KeyQuery) -> Result<(T, IfMatch),
 
 /// Builds and commits a transaction, building it again from fresh reads when an entity it read
 /// changed before the commit (412).
-fn commit_fresh<'q>(
-    store: &Store,
-    mut build: impl FnMut() -> Result<Transaction<'q>, StoreError>,
+async fn commit_fresh<'q, B: Backend>(
+    backend: &B,
+    mut build: impl AsyncFnMut() -> Result<Transaction<'q>, StoreError>,
 ) -> Result<Vec<Option<ETag>>, StoreError> {
     let mut last = None;
     for _ in 0..ATTEMPTS {
-        match block_on(build()?.commit(store)) {
+        match build().await?.commit(backend).await {
             Err(e) if e.code == ErrorCode::UpdateConditionNotSatisfied => last = Some(e),
             done => return done,
         }
@@ -196,54 +201,71 @@ fn transaction(queue: &IndexQueue) -> Transaction<'_> {
     tx
 }
 
+/// Creates the Employees table and the departments `names`, with no employees yet.
+pub async fn create_departments<B: Backend>(backend: &B, names: &[&str]) -> Result<(), StoreError> {
+    let departments = Table::<_, Department>::new(backend);
+    departments.create().await?;
+    for name in names {
+        departments.insert(&Department::new(*name)).await?;
+    }
+    Ok(())
+}
+
 /// Hires an employee: the employee, its email copy and the department's new count change in
 /// one transaction; the last-name copy is announced on `queue` for the worker.
-pub fn hire(store: &Store, queue: &IndexQueue, employee: &Employee) -> Result<(), StoreError> {
-    commit_fresh(store, || {
-        let (department, version) =
-            read::<Department>(store, &Department::point_query(&employee.department)?)?;
+pub async fn hire<B: Backend>(
+    backend: &B,
+    queue: &IndexQueue,
+    employee: &Employee,
+) -> Result<(), StoreError> {
+    let department = Department::point_query(&employee.department)?;
+    commit_fresh(backend, async || {
+        let (current, version) = read::<_, Department>(backend, &department).await?;
         let counted = Department {
-            employee_count: department.employee_count + 1,
-            ..department
+            employee_count: current.employee_count + 1,
+            ..current
         };
         let mut tx = transaction(queue);
         tx.insert(employee)?.replace(&counted, version)?;
         Ok(tx)
     })
+    .await
     .map(drop)
 }
 
 /// Makes an employee the manager of their department. The department's copy of the manager's
 /// details is taken from the employee, and the transaction rewrites the employee exactly as
 /// read, on its ETag: the copy is stored only if the employee is still that version.
-pub fn appoint_manager(
-    store: &Store,
+pub async fn appoint_manager<B: Backend>(
+    backend: &B,
     queue: &IndexQueue,
     department: &str,
     employee_id: u32,
 ) -> Result<(), StoreError> {
-    commit_fresh(store, || {
-        let (manager, manager_version) =
-            read::<Employee>(store, &Employee::point_query(department, employee_id)?)?;
-        let (current, version) = read::<Department>(store, &Department::point_query(department)?)?;
+    let employee = Employee::point_query(department, employee_id)?;
+    let department = Department::point_query(department)?;
+    commit_fresh(backend, async || {
+        let (manager, manager_version) = read::<_, Employee>(backend, &employee).await?;
+        let (current, version) = read::<_, Department>(backend, &department).await?;
         let mut tx = transaction(queue);
         tx.replace(&manager, manager_version)?
             .replace(&current.with_manager(&manager), version)?;
         Ok(tx)
     })
+    .await
     .map(drop)
 }
 
 /// Changes an employee's details. When the employee manages the department, the department's
 /// copy changes in the same transaction; a manager appointed meanwhile makes it start over.
-pub fn update_employee(
-    store: &Store,
+pub async fn update_employee<B: Backend>(
+    backend: &B,
     queue: &IndexQueue,
     employee: &Employee,
 ) -> Result<(), StoreError> {
-    commit_fresh(store, || {
-        let (current, version) =
-            read::<Department>(store, &Department::point_query(&employee.department)?)?;
+    let department = Department::point_query(&employee.department)?;
+    commit_fresh(backend, async || {
+        let (current, version) = read::<_, Department>(backend, &department).await?;
         let mut tx = transaction(queue);
         tx.replace(employee, IfMatch::Any)?;
         if current.manager_id == Some(employee.employee_id) {
@@ -251,21 +273,20 @@ pub fn update_employee(
         }
         Ok(tx)
     })
+    .await
     .map(drop)
 }
 
 /// Records a review and the employee's latest review year in one transaction: a review that
 /// exists already fails the whole of it.
-pub fn record_review(
-    store: &Store,
+pub async fn record_review<B: Backend>(
+    backend: &B,
     queue: &IndexQueue,
     review: &EmployeeReview,
 ) -> Result<(), StoreError> {
-    commit_fresh(store, || {
-        let (employee, version) = read::<Employee>(
-            store,
-            &Employee::point_query(&review.department, review.employee_id)?,
-        )?;
+    let reviewed = Employee::point_query(&review.department, review.employee_id)?;
+    commit_fresh(backend, async || {
+        let (employee, version) = read::<_, Employee>(backend, &reviewed).await?;
         let latest = employee.last_review_year.max(Some(review.year));
         let mut tx = transaction(queue);
         tx.insert(review)?.replace(
@@ -277,6 +298,7 @@ pub fn record_review(
         )?;
         Ok(tx)
     })
+    .await
     .map(drop)
 }
 
@@ -289,8 +311,11 @@ pub fn reviews_query(department: &str, employee_id: u32) -> Result<KeyQuery, Sto
 }
 
 /// Brings the last-name copies in line with the employees.
-pub fn run_index_worker(store: &Store, queue: &IndexQueue) -> usize {
-    block_on(IndexWorker::<_, Employee>::new(store, queue).run_until_idle()).done
+pub async fn run_index_worker<B: Backend>(backend: &B, queue: &IndexQueue) -> usize {
+    IndexWorker::<_, Employee>::new(backend, queue)
+        .run_until_idle()
+        .await
+        .done
 }
 
 /// What [`run`] found.
@@ -328,12 +353,13 @@ pub struct Report {
 
 /// Creates departments, hires employees, appoints and updates a manager, records reviews and
 /// runs the design's lookups.
-pub fn run(store: &Store) -> Result<Report, StoreError> {
+pub fn run<B: Backend>(backend: &B) -> Result<Report, StoreError> {
+    block_on(run_async(backend))
+}
+
+async fn run_async<B: Backend>(backend: &B) -> Result<Report, StoreError> {
     let queue = IndexQueue::default();
-    store.create_table(Employee::TABLE)?;
-    for name in ["Sales", "Support"] {
-        store.insert(Employee::TABLE, &Department::new(name).to_entity()?)?;
-    }
+    create_departments(backend, &["Sales", "Support"]).await?;
     let people = [
         ("Sales", 42, "Ann", "Smith"),
         ("Sales", 117, "Bob", "Jones"),
@@ -342,23 +368,20 @@ pub fn run(store: &Store) -> Result<Report, StoreError> {
         ("Support", 120, "Eve", "Jones"),
     ];
     for (department, id, first, last) in people {
-        hire(
-            store,
-            &queue,
-            &Employee {
-                department: department.into(),
-                employee_id: id,
-                email: format!(
-                    "{}.{}@contoso.com",
-                    first.to_lowercase(),
-                    last.to_lowercase()
-                ),
-                first_name: first.into(),
-                last_name: last.into(),
-                age: 30 + (id % 20) as i32,
-                last_review_year: None,
-            },
-        )?;
+        let employee = Employee {
+            department: department.into(),
+            employee_id: id,
+            email: format!(
+                "{}.{}@contoso.com",
+                first.to_lowercase(),
+                last.to_lowercase()
+            ),
+            first_name: first.into(),
+            last_name: last.into(),
+            age: 30 + (id % 20) as i32,
+            last_review_year: None,
+        };
+        hire(backend, &queue, &employee).await?;
     }
     // A duplicate id fails the whole transaction: the department count is not bumped.
     let duplicate = Employee {
@@ -370,38 +393,33 @@ pub fn run(store: &Store) -> Result<Report, StoreError> {
         age: 1,
         last_review_year: None,
     };
-    let duplicate_refused = hire(store, &queue, &duplicate).is_err();
+    let duplicate_refused = hire(backend, &queue, &duplicate).await.is_err();
 
     // Denormalization: Ann runs Sales, then marries and changes her name and email. The
     // department's copy changes with her, in the same transaction.
-    appoint_manager(store, &queue, "Sales", 42)?;
-    let (ann, _) = read::<Employee>(store, &Employee::point_query("Sales", 42)?)?;
-    update_employee(
-        store,
-        &queue,
-        &Employee {
-            last_name: "Jones".into(),
-            email: "ann.jones@contoso.com".into(),
-            ..ann
-        },
-    )?;
+    appoint_manager(backend, &queue, "Sales", 42).await?;
+    let (ann, _) = read::<_, Employee>(backend, &Employee::point_query("Sales", 42)?).await?;
+    let married = Employee {
+        last_name: "Jones".into(),
+        email: "ann.jones@contoso.com".into(),
+        ..ann
+    };
+    update_employee(backend, &queue, &married).await?;
 
     // Compound key: Bob's reviews, each with his summary.
     for (year, rating) in [(2023, 3), (2024, 4), (2022, 2)] {
-        record_review(
-            store,
-            &queue,
-            &EmployeeReview {
-                department: "Sales".into(),
-                employee_id: 117,
-                year,
-                manager_rating: rating,
-                peer_rating: rating,
-                comments: format!("{year}: rated {rating}"),
-            },
-        )?;
+        let review = EmployeeReview {
+            department: "Sales".into(),
+            employee_id: 117,
+            year,
+            manager_rating: rating,
+            peer_rating: rating,
+            comments: format!("{year}: rated {rating}"),
+        };
+        record_review(backend, &queue, &review).await?;
     }
-    let (bob_before, _) = read::<Employee>(store, &Employee::point_query("Sales", 117)?)?;
+    let bob_query = Employee::point_query("Sales", 117)?;
+    let (bob_before, _) = read::<_, Employee>(backend, &bob_query).await?;
     let again = EmployeeReview {
         department: "Sales".into(),
         employee_id: 117,
@@ -410,68 +428,67 @@ pub fn run(store: &Store) -> Result<Report, StoreError> {
         peer_rating: 1,
         comments: "again".into(),
     };
-    let refused = record_review(store, &queue, &again).is_err();
-    let (bob, _) = read::<Employee>(store, &Employee::point_query("Sales", 117)?)?;
+    let refused = record_review(backend, &queue, &again).await.is_err();
+    let (bob, _) = read::<_, Employee>(backend, &bob_query).await?;
     let duplicate_review_refused = refused && bob == bob_before;
 
     // The last-name index in other partitions catches up.
-    let index_jobs = run_index_worker(store, &queue);
+    let index_jobs = run_index_worker(backend, &queue).await;
 
+    let employees = Table::<_, Employee>::new(backend);
     let range = Employee::range_by_employee_id("Sales", 100..200)?;
-    let page = store.query(Employee::TABLE, &range.to_query()?)?;
-    let ids_100_to_199 = page
-        .entities
-        .iter()
-        .map(|e| Employee::from_entity(e).map(|e| e.first_name))
-        .collect::<Result<_, _>>()?;
+    let ids_100_to_199 = employees
+        .query_all(&range)
+        .await?
+        .into_iter()
+        .map(|e| e.first_name)
+        .collect();
 
-    let by_email = store
-        .query(
-            Employee::TABLE,
-            &Employee::by_email_point_query("Sales", "bob.jones@contoso.com")?.to_query()?,
-        )?
-        .entities
-        .first()
-        .map(Employee::from_entity)
-        .transpose()?
+    let by_email_query = Employee::by_email_point_query("Sales", "bob.jones@contoso.com")?;
+    let by_email = employees
+        .query_all(&by_email_query)
+        .await?
+        .into_iter()
+        .next()
         .map(|e| e.first_name);
 
     let jones_query = Employee::by_last_name_last_name_starting_with("Sales", "Jones")?;
-    let jones = store
-        .query_all(Employee::TABLE, &jones_query.to_query()?)?
-        .iter()
-        .map(|e| Employee::from_entity(e).map(|e| e.employee_id))
-        .collect::<Result<_, _>>()?;
+    let jones = employees
+        .query_all(&jones_query)
+        .await?
+        .into_iter()
+        .map(|e| e.employee_id)
+        .collect();
 
     let reviews = reviews_query("Sales", 117)?;
-    let bob_reviews = store
-        .query_all(Employee::TABLE, &reviews.to_query()?)?
-        .iter()
-        .map(|e| EmployeeReview::from_entity(e).map(|r| (r.year, r.manager_rating)))
-        .collect::<Result<_, _>>()?;
+    let bob_reviews = Table::<_, EmployeeReview>::new(backend)
+        .query_all(&reviews)
+        .await?
+        .into_iter()
+        .map(|r| (r.year, r.manager_rating))
+        .collect();
 
     // The Sales partition holds the department, its employees, their email copies and their
-    // reviews: read it whole as one enum, counting distinct employees.
-    let partition = store.query_all(
-        Employee::TABLE,
-        &table_runtime::Query::filter("PartitionKey eq 'Sales'")?,
-    )?;
+    // reviews: read it whole as one enum (the typed query passes over the index copies).
+    let partition = Table::<_, HrEntity>::new(backend)
+        .query_all(&Department::partition_query("Sales")?)
+        .await?;
     let (mut departments, mut reviews_seen) = (0, 0);
-    let mut employees = std::collections::BTreeSet::new();
-    for e in &partition {
-        match HrEntity::from_entity(e)? {
+    let mut employee_ids = std::collections::BTreeSet::new();
+    for entity in &partition {
+        match entity {
             HrEntity::Department(_) => departments += 1,
             HrEntity::Employee(emp) => {
-                employees.insert(emp.employee_id);
+                employee_ids.insert(emp.employee_id);
             }
             HrEntity::EmployeeReview(_) => reviews_seen += 1,
         }
     }
-    let sales_mix = (departments, employees.len(), reviews_seen);
+    let sales_mix = (departments, employee_ids.len(), reviews_seen);
 
     // One point query answers who runs Sales and how to reach them.
-    let (sales, _) = read::<Department>(store, &Department::point_query("Sales")?)?;
-    let (manager, _) = read::<Employee>(store, &Employee::point_query("Sales", 42)?)?;
+    let (sales, _) = read::<_, Department>(backend, &Department::point_query("Sales")?).await?;
+    let (manager, _) = read::<_, Employee>(backend, &Employee::point_query("Sales", 42)?).await?;
     let manager_copy_consistent =
         sales.manager_id == Some(manager.employee_id) && sales.manager_matches(&manager);
     let sales_manager = match (sales.manager_id, &sales.manager_name, &sales.manager_email) {
@@ -499,6 +516,8 @@ pub fn run(store: &Store) -> Result<Report, StoreError> {
 
 #[cfg(test)]
 mod tests {
+    use table_runtime::Store;
+
     use super::*;
 
     #[test]
@@ -542,77 +561,5 @@ mod tests {
             "PartitionKey eq 'Sales' and RowKey ge 'review_000123' and RowKey lt 'review_000124'"
         );
         assert_eq!(q.class(), QueryClass::RangeQuery);
-    }
-
-    #[test]
-    fn the_manager_copy_never_disagrees_with_the_manager() {
-        let store = Store::new();
-        let queue = IndexQueue::default();
-        store.create_table(Employee::TABLE).unwrap();
-        store
-            .insert(
-                Employee::TABLE,
-                &Department::new("Sales").to_entity().unwrap(),
-            )
-            .unwrap();
-        let ann = Employee {
-            department: "Sales".into(),
-            employee_id: 1,
-            email: "ann@contoso.com".into(),
-            first_name: "Ann".into(),
-            last_name: "Smith".into(),
-            age: 40,
-            last_review_year: None,
-        };
-        hire(&store, &queue, &ann).unwrap();
-        appoint_manager(&store, &queue, "Sales", 1).unwrap();
-
-        // An update the transaction refuses (an email over its `max_len`) changes neither the
-        // employee nor the department's copy.
-        let too_long = Employee {
-            email: format!("{}@contoso.com", "a".repeat(200)),
-            ..ann.clone()
-        };
-        let err = update_employee(&store, &queue, &too_long).unwrap_err();
-        assert_eq!(err.failed_index, Some(0));
-        let (sales, _) =
-            read::<Department>(&store, &Department::point_query("Sales").unwrap()).unwrap();
-        let (stored, _) =
-            read::<Employee>(&store, &Employee::point_query("Sales", 1).unwrap()).unwrap();
-        assert_eq!(stored, ann);
-        assert!(sales.manager_matches(&stored));
-
-        // Appointing someone who does not exist is refused, and Ann stays.
-        assert_eq!(
-            appoint_manager(&store, &queue, "Sales", 9)
-                .unwrap_err()
-                .code,
-            ErrorCode::ResourceNotFound
-        );
-        let (sales, _) =
-            read::<Department>(&store, &Department::point_query("Sales").unwrap()).unwrap();
-        assert_eq!(sales.manager_id, Some(1));
-
-        // Someone else's details don't touch the department.
-        let bob = Employee {
-            employee_id: 2,
-            email: "bob@contoso.com".into(),
-            first_name: "Bob".into(),
-            ..ann.clone()
-        };
-        hire(&store, &queue, &bob).unwrap();
-        update_employee(
-            &store,
-            &queue,
-            &Employee {
-                age: 41,
-                ..bob.clone()
-            },
-        )
-        .unwrap();
-        let (after, _) =
-            read::<Department>(&store, &Department::point_query("Sales").unwrap()).unwrap();
-        assert_eq!(after.manager_name.as_deref(), Some("Ann Smith"));
-        assert_eq!(after.employee_count, 2);
     }
 }

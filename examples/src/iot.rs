@@ -12,10 +12,16 @@
 //! The *wide entities* pattern keeps a device's year of daily means in `DeviceYears`: 365
 //! properties are more than one entity's 252, so [`WideEntities`] splits them over two entities
 //! of the device's partition, written together in one transaction and read back as one.
+//!
+//! [`run`] works on any backend. How many entities each query examined is something only the
+//! in-process store reports: [`query_costs`] measures it there.
 
 use pollster::block_on;
+use table_runtime::query::keyed::KeyQuery;
 use table_runtime::series::{DataSeries, WideEntities};
-use table_runtime::{Entity, IfMatch, QueryClass, Store, StoreError, TableEntity, Value};
+use table_runtime::{
+    Backend, Entity, IfMatch, Query, QueryClass, Store, StoreError, Table, TableEntity, Value,
+};
 use time::{Duration, OffsetDateTime};
 
 /// The table of daily series: one entity per device and day, one property per hour.
@@ -50,16 +56,16 @@ pub struct Report {
     pub written: usize,
     /// Temperatures of the latest three readings of `dev-001`, newest first.
     pub latest: Vec<f64>,
-    /// The class and number of entities examined by the "latest readings" query.
-    pub latest_plan: (QueryClass, usize),
+    /// The class of the "latest readings" query.
+    pub latest_class: QueryClass,
     /// Readings of `dev-002` in its second hour.
     pub window_count: usize,
-    /// The class and number of entities examined by the time-window query.
-    pub window_plan: (QueryClass, usize),
+    /// The class of the time-window query.
+    pub window_class: QueryClass,
     /// Readings above 30 °C on any device.
     pub hot_count: usize,
-    /// The class and number of entities examined by the cross-device query.
-    pub hot_plan: (QueryClass, usize),
+    /// The class of the cross-device query.
+    pub hot_class: QueryClass,
     /// The last temperature of each hour of the day for `dev-001`, from one point read.
     pub hourly: Vec<Option<f64>>,
     /// Entities the `DeviceDays` table holds (one per device and day).
@@ -89,7 +95,7 @@ pub fn day_property(at: OffsetDateTime) -> String {
 }
 
 /// A year of made-up daily means for a device, as one logical entity of 365 properties.
-fn year_of_means(device: &str, year: i32) -> Entity {
+pub fn year_of_means(device: &str, year: i32) -> Entity {
     let mut entity = Entity::new(device, year.to_string());
     for day in 1..=365u16 {
         let season = (f64::from(day) / 365.0 * std::f64::consts::TAU).cos();
@@ -103,12 +109,37 @@ pub fn day_start() -> OffsetDateTime {
     time::macros::datetime!(2026-11-01 00:00 UTC)
 }
 
+/// The query for the latest three readings of `dev-001`: the first rows of its partition.
+pub fn latest_query() -> Result<KeyQuery, StoreError> {
+    Ok(Reading::latest("dev-001", 3)?)
+}
+
+/// The query for the readings of `dev-002` between 01:00 and 02:00: a RowKey range.
+pub fn window_query() -> Result<KeyQuery, StoreError> {
+    Ok(Reading::range_by_taken_at(
+        "dev-002",
+        day_start() + Duration::hours(1)..day_start() + Duration::hours(2),
+    )?)
+}
+
+/// The query for readings above 30 °C on any device. Without a PartitionKey the service must
+/// read every device: a table scan, shown on purpose.
+pub fn hot_query() -> Result<Query, StoreError> {
+    // table-lint: allow(TK101, reason = "the example measures what a table scan costs")
+    Query::filter("Temperature gt 30.0")
+}
+
 /// Writes a day of readings (one every ten minutes) for three devices and runs the design's
 /// queries.
-pub fn run(store: &Store) -> Result<Report, StoreError> {
-    store.create_table(Reading::TABLE)?;
-    store.create_table(DAYS_TABLE)?;
-    store.create_table(YEARS_TABLE)?;
+pub fn run<B: Backend>(backend: &B) -> Result<Report, StoreError> {
+    block_on(run_async(backend))
+}
+
+async fn run_async<B: Backend>(backend: &B) -> Result<Report, StoreError> {
+    let readings = Table::<_, Reading>::new(backend);
+    readings.create().await?;
+    backend.create_table(DAYS_TABLE).await?;
+    backend.create_table(YEARS_TABLE).await?;
     let hours = DataSeries::hourly();
     let mut written = 0;
     for device in ["dev-001", "dev-002", "dev-003"] {
@@ -119,62 +150,67 @@ pub fn run(store: &Store) -> Result<Report, StoreError> {
                 temperature: 18.0 + (m % 90) as f64 / 6.0,
                 humidity: 0.4 + (m % 7) as f64 / 100.0,
             };
-            store.insert(Reading::TABLE, &reading.to_entity()?)?;
+            readings.insert(&reading).await?;
             // The day's series: a merge of this hour's property, the other hours untouched.
-            block_on(hours.set(
-                store,
-                DAYS_TABLE,
-                device,
-                &day_key(reading.taken_at),
-                usize::from(reading.taken_at.hour()),
-                reading.temperature,
-            ))?;
+            hours
+                .set(
+                    backend,
+                    DAYS_TABLE,
+                    device,
+                    &day_key(reading.taken_at),
+                    usize::from(reading.taken_at.hour()),
+                    reading.temperature,
+                )
+                .await?;
             written += 1;
         }
     }
 
-    let latest = store.query(Reading::TABLE, &Reading::latest("dev-001", 3)?.to_query()?)?;
-    let latest_temps = latest
-        .entities
-        .iter()
-        .map(|e| Reading::from_entity(e).map(|r| r.temperature))
-        .collect::<Result<Vec<_>, _>>()?;
-
-    let window = Reading::range_by_taken_at(
-        "dev-002",
-        day_start() + Duration::hours(1)..day_start() + Duration::hours(2),
-    )?;
-    let window_page = store.query(Reading::TABLE, &window.to_query()?)?;
-
-    // Without a PartitionKey the store must read every device: a table scan, shown on purpose.
-    // table-lint: allow(TK101, reason = "the example measures what a table scan costs")
-    let hot_query = table_runtime::Query::filter("Temperature gt 30.0")?;
-    let hot = store.query(Reading::TABLE, &hot_query)?;
+    let latest_q = latest_query()?;
+    let latest = readings
+        .query_all(&latest_q)
+        .await?
+        .into_iter()
+        .map(|r| r.temperature)
+        .collect();
+    let window_q = window_query()?;
+    let window_count = readings.query_all(&window_q).await?.len();
+    let hot_q = hot_query()?;
+    let hot_count = crate::query_entities(backend, Reading::TABLE, &hot_q)
+        .await?
+        .len();
 
     // The whole day of dev-001 in one point read.
-    let day = block_on(hours.read(store, DAYS_TABLE, "dev-001", &day_key(day_start())))?;
+    let day = hours
+        .read(backend, DAYS_TABLE, "dev-001", &day_key(day_start()))
+        .await?;
     let hourly = day.map(|d| d.as_f64()).unwrap_or_default();
-    let day_entities = store
-        .query_all(
-            DAYS_TABLE,
-            &table_runtime::Query::filter("PartitionKey eq 'dev-001'")?,
-        )?
-        .len();
+    let day_entities = crate::query_entities(
+        backend,
+        DAYS_TABLE,
+        &Query::filter("PartitionKey eq 'dev-001'")?,
+    )
+    .await?
+    .len();
 
     // A year of daily means: 365 properties, two entities written in one transaction.
     let wide = WideEntities::new();
     let year = year_of_means("dev-001", day_start().year());
-    let year_parts = block_on(wide.upsert(store, YEARS_TABLE, &year))?.parts;
+    let year_parts = wide.upsert(backend, YEARS_TABLE, &year).await?.parts;
     // Today's mean replaces its made-up value: read the year, change one day, and write it
     // back only if nobody changed it in between.
-    let mut stored = block_on(wide.read(store, YEARS_TABLE, "dev-001", &year.row_key))?;
-    let mean = window_mean(store, "dev-001")?;
+    let mut stored = wide
+        .read(backend, YEARS_TABLE, "dev-001", &year.row_key)
+        .await?;
+    let mean = day_mean(backend, "dev-001").await?;
     let etag = stored.etag.clone().map_or(IfMatch::Any, IfMatch::ETag);
     stored
         .properties
         .insert(day_property(day_start()), Value::Double(mean));
-    block_on(wide.replace(store, YEARS_TABLE, &stored, etag))?;
-    let year_back = block_on(wide.read(store, YEARS_TABLE, "dev-001", &year.row_key))?;
+    wide.replace(backend, YEARS_TABLE, &stored, etag).await?;
+    let year_back = wide
+        .read(backend, YEARS_TABLE, "dev-001", &year.row_key)
+        .await?;
     let day_mean = match year_back.get(&day_property(day_start())) {
         Some(Value::Double(d)) => Some(*d),
         _ => None,
@@ -182,29 +218,79 @@ pub fn run(store: &Store) -> Result<Report, StoreError> {
 
     Ok(Report {
         written,
+        latest,
+        latest_class: latest_q.class(),
+        window_count,
+        window_class: window_q.class(),
+        hot_count,
+        hot_class: hot_q.plan().class,
         hourly,
         day_entities,
         year_parts,
         year_days: year_back.properties.len(),
         day_mean,
-        latest: latest_temps,
-        latest_plan: (latest.stats.class, latest.stats.examined),
-        window_count: window_page.entities.len(),
-        window_plan: (window_page.stats.class, window_page.stats.examined),
-        hot_count: hot.entities.len(),
-        hot_plan: (hot.stats.class, hot.stats.examined),
     })
 }
 
 /// The mean temperature of a device's day, from its readings (one partition, a RowKey range).
-fn window_mean(store: &Store, device: &str) -> Result<f64, StoreError> {
+pub async fn day_mean<B: Backend>(backend: &B, device: &str) -> Result<f64, StoreError> {
     let day = Reading::range_by_taken_at(device, day_start()..day_start() + Duration::days(1))?;
-    let readings = store.query_all(Reading::TABLE, &day.to_query()?)?;
-    let sum: f64 = readings
-        .iter()
-        .map(|e| Reading::from_entity(e).map(|r| r.temperature))
-        .sum::<Result<f64, _>>()?;
+    let readings = Table::<_, Reading>::new(backend).query_all(&day).await?;
+    let sum: f64 = readings.iter().map(|r| r.temperature).sum();
     Ok(sum / readings.len().max(1) as f64)
+}
+
+/// What the in-process store did to answer one query.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QueryCost {
+    /// The class the store's planner gave the query.
+    pub class: QueryClass,
+    /// Entities the store examined.
+    pub examined: usize,
+    /// Entities it returned.
+    pub returned: usize,
+}
+
+/// What [`query_costs`] measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QueryCosts {
+    /// The "latest readings" query ([`latest_query`]).
+    pub latest: QueryCost,
+    /// The time-window query ([`window_query`]).
+    pub window: QueryCost,
+    /// The cross-device query ([`hot_query`]).
+    pub hot: QueryCost,
+}
+
+/// Store only: runs the design's three queries on an in-process store that [`run`] filled,
+/// and reports how many entities the store examined for each (statistics the service does
+/// not give).
+pub fn query_costs(store: &Store) -> Result<QueryCosts, StoreError> {
+    // A page's statistics cover that page; the cost of a query is the sum over its pages.
+    let cost = |query: Query| -> Result<QueryCost, StoreError> {
+        let mut total = QueryCost {
+            class: query.plan().class,
+            examined: 0,
+            returned: 0,
+        };
+        let mut query = query;
+        loop {
+            let page = store.query(Reading::TABLE, &query)?;
+            total.class = page.stats.class;
+            total.examined += page.stats.examined;
+            total.returned += page.entities.len();
+            match page.continuation {
+                // `$top` asks for one page only.
+                Some(next) if query.top.is_none() => query.continuation = Some(next),
+                _ => return Ok(total),
+            }
+        }
+    };
+    Ok(QueryCosts {
+        latest: cost(latest_query()?.to_query()?)?,
+        window: cost(window_query()?.to_query()?)?,
+        hot: cost(hot_query()?)?,
+    })
 }
 
 #[cfg(test)]
@@ -218,12 +304,31 @@ mod tests {
         // Newest first: the last reading of the day (m = 143: 18 + 53/6) leads.
         assert_eq!(report.latest.len(), 3);
         assert!((report.latest[0] - (18.0 + 53.0 / 6.0)).abs() < 1e-9);
-        assert_eq!(report.latest_plan, (QueryClass::PartitionScan, 3));
+        assert_eq!(report.latest_class, QueryClass::PartitionScan);
         // 01:00 inclusive to 02:00 exclusive: readings at 60, 70, ..., 110 minutes.
         assert_eq!(report.window_count, 6);
-        assert_eq!(report.window_plan, (QueryClass::RangeQuery, 6));
-        assert_eq!(report.hot_plan, (QueryClass::TableScan, 3 * 144));
+        assert_eq!(report.window_class, QueryClass::RangeQuery);
+        assert_eq!(report.hot_class, QueryClass::TableScan);
         assert!(report.hot_count > 0);
+    }
+
+    #[test]
+    fn the_store_examines_only_what_each_query_needs() {
+        let store = Store::new();
+        let report = run(&store).unwrap();
+        let costs = query_costs(&store).unwrap();
+        let cost = |class, examined, returned| QueryCost {
+            class,
+            examined,
+            returned,
+        };
+        assert_eq!(costs.latest, cost(QueryClass::PartitionScan, 3, 3));
+        assert_eq!(costs.window, cost(QueryClass::RangeQuery, 6, 6));
+        // The table scan reads every reading of every device to find the hot ones.
+        assert_eq!(
+            costs.hot,
+            cost(QueryClass::TableScan, 3 * 144, report.hot_count)
+        );
     }
 
     #[test]
@@ -238,29 +343,6 @@ mod tests {
         }
         // 144 merges, one entity.
         assert_eq!(report.day_entities, 1);
-    }
-
-    #[test]
-    fn a_year_is_one_logical_entity_of_two_parts() {
-        let store = Store::new();
-        let report = run(&store).unwrap();
-        assert_eq!(report.year_parts, 2);
-        assert_eq!(report.year_days, 365);
-        let rows = store
-            .query_all(
-                YEARS_TABLE,
-                &table_runtime::Query::filter("PartitionKey eq 'dev-001'").unwrap(),
-            )
-            .unwrap();
-        let keys: Vec<_> = rows.iter().map(|e| e.row_key.as_str()).collect();
-        assert_eq!(keys, ["2026_p00", "2026_p01"]);
-        assert!(rows.iter().all(|e| e.properties.len() <= 252));
-        // November 1st is day 305; its made-up value was replaced by the measured mean.
-        assert_eq!(day_property(day_start()), "D305");
-        let mean = window_mean(&store, "dev-001").unwrap();
-        assert_eq!(report.day_mean, Some(mean));
-        let made_up = year_of_means("x", 2026).properties["D305"].clone();
-        assert_ne!(made_up, Value::Double(mean));
     }
 
     #[test]

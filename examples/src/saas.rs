@@ -235,27 +235,4 @@ mod tests {
             ]
         );
     }
-
-    #[test]
-    fn the_owner_list_lives_in_the_tenants_partition_and_the_assignee_list_in_its_own() {
-        let store = Store::new();
-        run(&store).unwrap();
-        let owner = projects_by_owner().keys_for("acme", "ann");
-        assert_eq!(owner.partition_key, "acme");
-        assert!(
-            store
-                .get("Projects", &owner.partition_key, &owner.row_key, None)
-                .is_ok()
-        );
-        let assignee = tasks_by_assignee().keys_for("", &assignee_value("acme", "bob"));
-        assert!(assignee.partition_key.starts_with("idx_assignee_acme"));
-        assert!(
-            store
-                .get("Tasks", &assignee.partition_key, &assignee.row_key, None)
-                .is_ok()
-        );
-        // No list mixes tenants.
-        let globex = tasks_by_assignee().keys_for("", &assignee_value("globex", "bob"));
-        assert_ne!(globex.partition_key, assignee.partition_key);
-    }
 }

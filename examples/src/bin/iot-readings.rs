@@ -4,7 +4,10 @@ use examples::iot;
 use table_runtime::{Store, TableEntity};
 
 fn main() -> Result<(), table_runtime::StoreError> {
-    let report = iot::run(&Store::new())?;
+    let store = Store::new();
+    let report = iot::run(&store)?;
+    // How many entities each query examined: statistics only the in-process store keeps.
+    let costs = iot::query_costs(&store)?;
     println!(
         "table {}: {} readings written for 3 devices",
         iot::Reading::TABLE,
@@ -12,15 +15,15 @@ fn main() -> Result<(), table_runtime::StoreError> {
     );
     println!(
         "latest 3 readings of dev-001: {:?} °C  ({}, examined {})",
-        report.latest, report.latest_plan.0, report.latest_plan.1
+        report.latest, costs.latest.class, costs.latest.examined
     );
     println!(
         "dev-002 between 01:00 and 02:00: {} readings  ({}, examined {})",
-        report.window_count, report.window_plan.0, report.window_plan.1
+        report.window_count, costs.window.class, costs.window.examined
     );
     println!(
         "readings above 30 °C on any device: {}  ({}, examined {})",
-        report.hot_count, report.hot_plan.0, report.hot_plan.1
+        report.hot_count, costs.hot.class, costs.hot.examined
     );
     Ok(())
 }
