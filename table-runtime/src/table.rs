@@ -5,7 +5,11 @@
 //!   all land or none. A design whose copies can't fit one transaction (more than 99 copies) is
 //!   refused rather than split.
 //! - Changing an indexed field replaces the old copy in the same transaction; with
-//!   [`IfMatch::Any`] a concurrent change (412) is retried on a fresh read.
+//!   [`IfMatch::Any`] a concurrent change (412) is retried on a fresh read. A write with copies
+//!   is a one-value [`Transaction`], so both share one engine; a type without copies is
+//!   written with a single operation.
+//! - Copies in other partitions need an index queue ([`Table::with_index_queue`]): each write
+//!   announces a job that an [`IndexWorker`](crate::index::maintain::IndexWorker) applies.
 //! - Queries come back typed, as pages whose continuation serializes (to resume after a crash),
 //!   or all at once following continuations.
 //! - [`Table::bulk_insert_non_atomic`] loads many entities in per-partition transactions of at
@@ -18,14 +22,14 @@ use crate::backend::Backend;
 use crate::batch::BatchOperation;
 use crate::entity::{ETag, Entity, IfMatch};
 use crate::error::{ErrorCode, StoreError};
-use crate::index::maintain::{IndexJob, IndexQueue};
+use crate::index::maintain::IndexQueue;
 use crate::index::{
-    INDEX_NAME_PROPERTY, INDEX_SOURCE_PARTITION_PROPERTY, INDEX_SOURCE_ROW_PROPERTY, Keys,
-    copies_of, copy_marker,
+    INDEX_NAME_PROPERTY, INDEX_SOURCE_PARTITION_PROPERTY, INDEX_SOURCE_ROW_PROPERTY, copies_of,
+    copy_marker,
 };
 use crate::query::keyed::KeyQuery;
 use crate::query::{Continuation, Query};
-use crate::queue::Receipt;
+use crate::transaction::Transaction;
 use crate::typed::TableEntity;
 
 /// Attempts of a read-modify-write before a concurrent writer wins.
@@ -50,24 +54,6 @@ pub struct TypedPage<T> {
 
 fn refused(message: String) -> StoreError {
     StoreError::new(ErrorCode::InvalidInput, message)
-}
-
-/// The entity, its same-partition copies and the keys of its other-partition copies.
-struct Planned {
-    entity: Entity,
-    same: Vec<Entity>,
-    other: Vec<Keys>,
-}
-
-/// How a write treats an existing entity.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum WriteMode {
-    /// Insert or replace.
-    Upsert,
-    /// Replace; the entity must exist.
-    Replace,
-    /// Merge into the existing entity; it must exist.
-    Merge,
 }
 
 impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
@@ -116,301 +102,108 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
         self.backend.create_table(&self.name).await
     }
 
-    /// The entity and its copies, the same-partition ones checked to fit one transaction.
-    fn plan(&self, value: &T) -> Result<Planned, StoreError> {
-        let entity = value.to_entity()?;
-        let (same, other): (Vec<_>, Vec<_>) = copies_of(value)?
-            .into_iter()
-            .partition(|c| c.index.same_partition);
-        if same.len() + 1 > 100 {
+    /// Whether writing `value` involves index copies, after checking that they can be kept:
+    /// the same-partition ones fit one transaction, and a queue is there for the others.
+    fn has_copies(&self, value: &T) -> Result<bool, StoreError> {
+        let copies = copies_of(value)?;
+        let same = copies.iter().filter(|c| c.index.same_partition).count();
+        if same + 1 > 100 {
             return Err(refused(format!(
-                "`{}` has {} same-partition index copies: with the entity that is more than the 100 operations of one transaction",
-                self.name,
-                same.len()
+                "`{}` has {same} same-partition index copies: with the entity that is more than the 100 operations of one transaction",
+                self.name
             )));
         }
+        let other: Vec<&str> = copies
+            .iter()
+            .filter(|c| !c.index.same_partition)
+            .map(|c| c.index.name)
+            .collect();
         if !other.is_empty() && self.index_queue.is_none() {
-            let names: Vec<&str> = other.iter().map(|c| c.index.name).collect();
             return Err(refused(format!(
                 "`{}` has index copies in other partitions ({}): give the table an index queue (`Table::with_index_queue`) so a worker keeps them",
                 self.name,
-                names.join(", ")
+                other.join(", ")
             )));
         }
-        Ok(Planned {
-            entity,
-            same: same.into_iter().map(|c| c.entity).collect(),
-            other: other.iter().map(|c| Keys::of(&c.entity)).collect(),
-        })
+        Ok(!copies.is_empty() || !T::INDEXES.is_empty())
     }
 
-    /// Announces a change of the entity's other-partition copies: a hidden job, shown by
-    /// [`Self::finish_job`] once the entity is written.
-    fn announce(&self, entity: &Entity, cross: bool, previous: Vec<Keys>) -> Option<Receipt> {
-        let queue = self.index_queue?;
-        if !cross && previous.is_empty() {
-            return None;
+    /// Runs one value's change as a transaction of its own: the entity, its same-partition
+    /// copies, the removal of copies whose keys changed, and the job for copies elsewhere
+    /// (the [`Transaction`] engine, with its reads and retries).
+    async fn commit_one(
+        &self,
+        add: impl for<'t> FnOnce(&'t mut Transaction<'b>) -> Result<&'t mut Transaction<'b>, StoreError>,
+    ) -> Result<Option<ETag>, StoreError> {
+        let mut tx = Transaction::in_table(self.name.to_string());
+        if let Some(queue) = self.index_queue {
+            tx.index_queue::<T>(queue);
         }
-        Some(queue.announce(IndexJob {
-            table: self.name.to_string(),
-            entity: Keys::of(entity),
-            previous,
-        }))
+        add(&mut tx)?;
+        Ok(tx.commit(self.backend).await?.pop().flatten())
     }
 
-    /// Settles an announced job (see [`IndexQueue::settle`]).
-    fn finish_job<R>(&self, receipt: Option<Receipt>, outcome: &Result<R, StoreError>) {
-        if let (Some(queue), Some(receipt)) = (self.index_queue, receipt) {
-            queue.settle(&receipt, outcome);
-        }
-    }
-
-    fn first_etag(results: Vec<crate::store::BatchResult>) -> Result<ETag, StoreError> {
-        results
-            .into_iter()
-            .next()
-            .and_then(|r| r.etag)
-            .ok_or_else(|| refused("the transaction returned no ETag".into()))
+    fn written(etag: Option<ETag>) -> Result<ETag, StoreError> {
+        etag.ok_or_else(|| refused("the transaction returned no ETag".into()))
     }
 
     /// Inserts a value with its same-partition index copies in one transaction
     /// (`EntityAlreadyExists` if it exists). Copies in other partitions follow through the
     /// index queue.
     pub async fn insert(&self, value: &T) -> Result<ETag, StoreError> {
-        let Planned {
-            entity,
-            same,
-            other,
-        } = self.plan(value)?;
-        if same.is_empty() && other.is_empty() {
+        if !self.has_copies(value)? {
             // Nothing to keep in step: one insert, no transaction.
-            return Ok(self
-                .backend
-                .write(&self.name, BatchOperation::Insert(entity))
-                .await?
-                .etag);
+            let op = BatchOperation::Insert(value.to_entity()?);
+            return Ok(self.backend.write(&self.name, op).await?.etag);
         }
-        let job = self.announce(&entity, !other.is_empty(), Vec::new());
-        let mut ops = vec![BatchOperation::Insert(entity)];
-        ops.extend(same.into_iter().map(BatchOperation::UpsertReplace));
-        let outcome = self.backend.execute_batch(&self.name, ops).await;
-        self.finish_job(job, &outcome);
-        Self::first_etag(outcome?)
+        Self::written(self.commit_one(|tx| tx.insert(value)).await?)
     }
 
     /// Writes a value whether or not it exists, keeping its index copies current.
     pub async fn upsert(&self, value: &T) -> Result<ETag, StoreError> {
-        self.write_existing(value, WriteMode::Upsert, IfMatch::Any)
-            .await
+        if !self.has_copies(value)? {
+            let op = BatchOperation::UpsertReplace(value.to_entity()?);
+            return Ok(self.backend.write(&self.name, op).await?.etag);
+        }
+        Self::written(self.commit_one(|tx| tx.upsert(value)).await?)
     }
 
     /// Replaces an existing value (with `if_match`), keeping its index copies current: a copy
-    /// whose keys changed is removed in the same transaction.
+    /// whose keys changed is removed in the same transaction. With [`IfMatch::Any`], a
+    /// concurrent change between the read of the stored copies and the write is retried.
     pub async fn replace(&self, value: &T, if_match: IfMatch) -> Result<ETag, StoreError> {
-        self.write_existing(value, WriteMode::Replace, if_match)
-            .await
+        if !self.has_copies(value)? {
+            let op = BatchOperation::Replace(value.to_entity()?, if_match);
+            return Ok(self.backend.write(&self.name, op).await?.etag);
+        }
+        Self::written(self.commit_one(|tx| tx.replace(value, if_match)).await?)
     }
 
     /// Merges a value into the stored entity (with `if_match`): properties the value does not
     /// write stay as stored. Index copies are computed from the merged result and kept current
     /// like [`Table::replace`] does.
     pub async fn merge(&self, value: &T, if_match: IfMatch) -> Result<ETag, StoreError> {
-        self.write_existing(value, WriteMode::Merge, if_match).await
-    }
-
-    async fn write_existing(
-        &self,
-        value: &T,
-        mode: WriteMode,
-        if_match: IfMatch,
-    ) -> Result<ETag, StoreError> {
-        let planned = self.plan(value)?;
-        let pinned = matches!(if_match, IfMatch::ETag(_));
-        // Without copies there is nothing to read first: one operation does it.
-        if planned.same.is_empty() && planned.other.is_empty() && T::INDEXES.is_empty() {
-            let op = match mode {
-                WriteMode::Upsert => BatchOperation::UpsertReplace(planned.entity),
-                WriteMode::Replace => BatchOperation::Replace(planned.entity, if_match),
-                WriteMode::Merge => BatchOperation::Merge(planned.entity, if_match),
-            };
-            let written = self.backend.write(&self.name, op).await?;
-            return Ok(written.etag);
+        if !self.has_copies(value)? {
+            let op = BatchOperation::Merge(value.to_entity()?, if_match);
+            return Ok(self.backend.write(&self.name, op).await?.etag);
         }
-        for _ in 0..MAX_ATTEMPTS {
-            let keys = Keys::of(&planned.entity);
-            let stored = match self
-                .backend
-                .get(&self.name, &keys.partition_key, &keys.row_key, None)
-                .await
-            {
-                Ok(e) => Some(e),
-                Err(e) if e.code == ErrorCode::ResourceNotFound && mode == WriteMode::Upsert => {
-                    None
-                }
-                Err(e) => return Err(e),
-            };
-            // A merge's copies come from the merged entity, not from the value alone.
-            let (same, other) = match (&stored, mode) {
-                (Some(old), WriteMode::Merge) => {
-                    let mut merged = old.clone();
-                    merged.properties.extend(planned.entity.properties.clone());
-                    let full = self.plan(&T::from_entity(&merged)?)?;
-                    (full.same, full.other)
-                }
-                _ => (planned.same.clone(), planned.other.clone()),
-            };
-            let old_copies: Vec<(bool, Keys)> = match &stored {
-                // A stored entity this type can't read has no copies it knows of.
-                Some(old) => T::from_entity(old)
-                    .ok()
-                    .and_then(|v| copies_of(&v).ok())
-                    .unwrap_or_default()
-                    .into_iter()
-                    .map(|c| (c.index.same_partition, Keys::of(&c.entity)))
-                    .collect(),
-                None => Vec::new(),
-            };
-            let stale_same: Vec<Keys> = old_copies
-                .iter()
-                .filter(|(same_partition, k)| {
-                    *same_partition && !same.iter().any(|n| Keys::of(n) == *k)
-                })
-                .map(|(_, k)| k.clone())
-                .collect();
-            let previous_other: Vec<Keys> = old_copies
-                .into_iter()
-                .filter(|(same_partition, k)| !*same_partition && !other.contains(k))
-                .map(|(_, k)| k)
-                .collect();
-            let condition = match (&if_match, &stored) {
-                (IfMatch::ETag(e), _) => IfMatch::ETag(e.clone()),
-                (_, Some(old)) => old.etag.clone().map_or(IfMatch::Any, IfMatch::ETag),
-                (_, None) => IfMatch::Any,
-            };
-            let entity = planned.entity.clone();
-            let mut ops = vec![match (&stored, mode) {
-                (None, _) => BatchOperation::Insert(entity),
-                (Some(_), WriteMode::Merge) => BatchOperation::Merge(entity, condition),
-                (Some(_), _) => BatchOperation::Replace(entity, condition),
-            }];
-            ops.extend(same.into_iter().map(BatchOperation::UpsertReplace));
-            ops.extend(stale_same.into_iter().map(|k| BatchOperation::Delete {
-                partition_key: k.partition_key,
-                row_key: k.row_key,
-                if_match: IfMatch::Any,
-            }));
-            let job = self.announce(&planned.entity, !other.is_empty(), previous_other);
-            let outcome = self.backend.execute_batch(&self.name, ops).await;
-            self.finish_job(job, &outcome);
-            match outcome {
-                Ok(results) => return Self::first_etag(results),
-                // Someone changed the entity between the read and the write: read again,
-                // unless the caller asked for a specific version.
-                Err(e)
-                    if matches!(
-                        e.code,
-                        ErrorCode::UpdateConditionNotSatisfied
-                            | ErrorCode::EntityAlreadyExists
-                            | ErrorCode::ResourceNotFound
-                    ) && !pinned =>
-                {
-                    continue;
-                }
-                Err(e) => return Err(e),
-            }
-        }
-        Err(StoreError::new(
-            ErrorCode::UpdateConditionNotSatisfied,
-            format!(
-                "`{}` kept changing: gave up after {MAX_ATTEMPTS} attempts",
-                self.name
-            ),
-        ))
+        Self::written(self.commit_one(|tx| tx.merge(value, if_match)).await?)
     }
 
     /// Deletes a value and every index copy of it: the entity and its same-partition copies in
     /// one transaction, copies in other partitions through the index queue.
     pub async fn delete(&self, value: &T, if_match: IfMatch) -> Result<(), StoreError> {
-        let planned = self.plan(value)?;
-        let keys = Keys::of(&planned.entity);
-        let has_copies =
-            !T::INDEXES.is_empty() || !planned.same.is_empty() || !planned.other.is_empty();
-        if !has_copies {
+        if !self.has_copies(value)? {
             let op = BatchOperation::Delete {
-                partition_key: keys.partition_key,
-                row_key: keys.row_key,
+                partition_key: value.partition_key()?,
+                row_key: value.row_key()?,
                 if_match,
             };
             return self.backend.write(&self.name, op).await.map(|_| ());
         }
-        for _ in 0..MAX_ATTEMPTS {
-            let mut same: Vec<Keys> = planned.same.iter().map(Keys::of).collect();
-            let mut other = planned.other.clone();
-            // The stored version may have copies the given value no longer has. A failed read
-            // fails the delete: going on without it could leave copies behind.
-            match self
-                .backend
-                .get(&self.name, &keys.partition_key, &keys.row_key, None)
-                .await
-            {
-                Ok(stored) => {
-                    if let Ok(copies) = T::from_entity(&stored).and_then(|v| copies_of(&v)) {
-                        for c in copies {
-                            let k = Keys::of(&c.entity);
-                            let list = if c.index.same_partition {
-                                &mut same
-                            } else {
-                                &mut other
-                            };
-                            if !list.contains(&k) {
-                                list.push(k);
-                            }
-                        }
-                    }
-                }
-                Err(e) => return Err(e),
-            }
-            let mut ops = vec![BatchOperation::Delete {
-                partition_key: keys.partition_key.clone(),
-                row_key: keys.row_key.clone(),
-                if_match: if_match.clone(),
-            }];
-            // A transaction has no delete-if-exists: a copy already gone would fail the whole
-            // delete, so only copies present are named (and a copy removed meanwhile means
-            // another attempt).
-            for k in same {
-                match self
-                    .backend
-                    .get(&self.name, &k.partition_key, &k.row_key, Some(&[]))
-                    .await
-                {
-                    Ok(_) => ops.push(BatchOperation::Delete {
-                        partition_key: k.partition_key,
-                        row_key: k.row_key,
-                        if_match: IfMatch::Any,
-                    }),
-                    Err(e) if e.code == ErrorCode::ResourceNotFound => {}
-                    Err(e) => return Err(e),
-                }
-            }
-            let job = self.announce(&planned.entity, !other.is_empty(), other);
-            let outcome = self.backend.execute_batch(&self.name, ops).await;
-            self.finish_job(job, &outcome);
-            match outcome {
-                Ok(_) => return Ok(()),
-                Err(e) if e.code == ErrorCode::ResourceNotFound && e.failed_index != Some(0) => {
-                    continue;
-                }
-                Err(e) => return Err(e),
-            }
-        }
-        Err(StoreError::new(
-            ErrorCode::UpdateConditionNotSatisfied,
-            format!(
-                "the copies of the entity in `{}` kept changing: gave up after {MAX_ATTEMPTS} attempts",
-                self.name
-            ),
-        ))
+        self.commit_one(|tx| tx.delete(value, if_match))
+            .await
+            .map(|_| ())
     }
 
     /// Reads one value by its keys.

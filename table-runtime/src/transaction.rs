@@ -117,7 +117,7 @@ struct Slot<'q> {
     entity: Entity,
     /// The value's own same-partition copies.
     copies: Vec<Entity>,
-    /// Whether the type declares indexes, so commit reads the stored version first.
+    /// Whether the value has index copies, so commit reads the stored version first.
     indexed: bool,
     copies_of: CopiesOf,
     /// Where the type's other-partition copies are announced.
@@ -343,7 +343,11 @@ impl<'q> Transaction<'q> {
                 ),
             ));
         }
-        let cross = has_cross_partition_copies::<T>();
+        let all_copies =
+            copies_of(value).map_err(|e| fail(ErrorCode::InvalidInput, e.to_string()))?;
+        // A derived enum declares no indexes itself; its variants' copies tell.
+        let cross =
+            has_cross_partition_copies::<T>() || all_copies.iter().any(|c| !c.index.same_partition);
         let queue = self
             .queues
             .iter()
@@ -351,10 +355,10 @@ impl<'q> Transaction<'q> {
             .map(|(_, q)| *q)
             .filter(|_| cross);
         if queue.is_none() && cross {
-            let names: Vec<String> = T::INDEXES
+            let names: Vec<String> = all_copies
                 .iter()
-                .filter(|i| !i.same_partition)
-                .map(|i| format!("`{}`", i.name))
+                .filter(|c| !c.index.same_partition)
+                .map(|c| format!("`{}`", c.index.name))
                 .collect();
             return Err(fail(
                 ErrorCode::InvalidInput,
@@ -367,12 +371,8 @@ impl<'q> Transaction<'q> {
         let entity = value
             .to_entity()
             .map_err(|e| fail(ErrorCode::InvalidInput, e.to_string()))?;
-        let copies: Vec<Entity> = copies_of(value)
-            .map_err(|e| fail(ErrorCode::InvalidInput, e.to_string()))?
-            .into_iter()
-            .filter(|c| c.index.same_partition)
-            .map(|c| c.entity)
-            .collect();
+        let indexed = !T::INDEXES.is_empty() || !all_copies.is_empty();
+        let copies: Vec<Entity> = same_partition(all_copies);
         if let Some(pk) = &self.partition_key
             && *pk != entity.partition_key
         {
@@ -442,7 +442,7 @@ impl<'q> Transaction<'q> {
             action,
             entity,
             copies,
-            indexed: !T::INDEXES.is_empty(),
+            indexed,
             copies_of: copies_of_entity::<T>,
             queue,
         });
