@@ -8,12 +8,15 @@
 //!
 //! Run with `cargo bench -p table-runtime --bench memory` (a few seconds).
 
+mod support;
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::sync::atomic::{AtomicIsize, Ordering};
 use std::time::Instant;
 
+use support::{SITES, mix};
 use table_runtime::{BatchOperation, Entity, Store, Value};
 
 /// Live heap bytes: requested sizes of allocations not yet freed.
@@ -88,18 +91,6 @@ const TABLE: &str = "Readings";
 const PARTITIONS: u32 = 1_000;
 const ROWS: u32 = 1_000;
 const BATCH: u32 = 100;
-const SITES: [&str; 8] = [
-    "ams01", "dub02", "fra03", "lon04", "par05", "sea06", "sin07", "syd08",
-];
-
-/// SplitMix64, the same generator (and so the same data) as the `store` benchmark.
-fn mix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// The reading of device `p` numbered `r`, without Timestamp or ETag.
 fn reading(p: u32, r: u32) -> Entity {
     let h = mix((u64::from(p) << 32) | u64::from(r));

@@ -14,13 +14,15 @@
 //! Run with `cargo bench -p table-runtime --bench store` (about two minutes on two cores);
 //! add a group name after `--` to run one workload.
 
+mod support;
+
 use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::ops::Bound;
 use std::time::{Duration, Instant};
 
-use criterion::measurement::WallTime;
-use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group, criterion_main};
+use support::{SITES, configure, mix};
 use table_runtime::{BatchOperation, Entity, IfMatch, Query, QueryClass, Store, Value};
 
 /// The table every workload uses.
@@ -50,20 +52,8 @@ const PARTITION_THRESHOLD: f64 = 99.0;
 const RANGE_LOW: u32 = 50_000;
 const RANGE_HIGH: u32 = 51_000;
 
-const SITES: [&str; 8] = [
-    "ams01", "dub02", "fra03", "lon04", "par05", "sea06", "sin07", "syd08",
-];
-
 /// The baseline: keys to property bags.
 type Baseline = BTreeMap<(String, String), BTreeMap<String, Value>>;
-
-/// SplitMix64, so the data is the same on every run without a random-number dependency.
-fn mix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 fn partition_key(p: u32) -> String {
     format!("device-{p:04}")
@@ -201,12 +191,6 @@ fn chunked<T>(
         left -= n;
     }
     total
-}
-
-fn configure(group: &mut BenchmarkGroup<'_, WallTime>, elements: u64) {
-    group.throughput(Throughput::Elements(elements));
-    group.warm_up_time(Duration::from_secs(1));
-    group.measurement_time(Duration::from_secs(3));
 }
 
 /// The keys the point-get and replace workloads cycle through, spread over the partition.

@@ -15,12 +15,14 @@
 //! Run with `cargo bench -p table-runtime --bench typed`; medians are in
 //! `target/criterion/<group>/<function>/new/estimates.json`.
 
+mod support;
+
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use criterion::measurement::WallTime;
-use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group, criterion_main};
 use pollster::block_on;
+use support::{SITES, configure, mix};
 use table_runtime::{BatchOperation, Entity, Query, Store, Table, TableEntity, Value};
 
 /// The table every workload uses.
@@ -39,10 +41,6 @@ const KEYS: usize = 4_096;
 const RANGE_LOW: u32 = 50_000;
 const RANGE_HIGH: u32 = 51_000;
 
-const SITES: [&str; 8] = [
-    "ams01", "dub02", "fra03", "lon04", "par05", "sea06", "sin07", "syd08",
-];
-
 /// One reading of a device's sensor.
 #[derive(Debug, Clone, PartialEq, TableEntity)]
 #[table(
@@ -59,14 +57,6 @@ struct Reading {
     humidity: f64,
     active: bool,
     site: String,
-}
-
-/// SplitMix64, so the data is the same on every run without a random-number dependency.
-fn mix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// Reading `seq` of `device`; the same arguments always give the same value.
@@ -166,12 +156,6 @@ fn chunked(iters: u64, chunk: usize, mut per_chunk: impl FnMut(&Store, usize)) -
         left -= n;
     }
     total
-}
-
-fn configure(group: &mut BenchmarkGroup<'_, WallTime>, elements: u64) {
-    group.throughput(Throughput::Elements(elements));
-    group.warm_up_time(Duration::from_secs(1));
-    group.measurement_time(Duration::from_secs(3));
 }
 
 fn point_get(c: &mut Criterion, store: &Store) {
