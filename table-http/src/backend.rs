@@ -8,6 +8,15 @@
 //! A query page's [`QueryStats`] count the entities returned as examined: the service does not
 //! say how many it read. A delete's [`WriteResult`] carries the time of the service's answer
 //! (its `Date` header) and an ETag made from it: nothing is left for the service to version.
+//!
+//! Given a SAS that states its scope (a table SAS; see [`crate::sas::scope_of_token`]), the
+//! backend checks every request against that scope before sending it, with the checks the
+//! in-process store applies ([`Scoped`]): a request the SAS does not allow is refused with the
+//! service's 403 code and never sent, and a query is limited to the SAS's key range. So a SAS's
+//! limits hold even against a server that does not check them all (Azurite ignores key ranges).
+//! The time window is checked against this machine's clock: one running ahead of the
+//! service's refuses a request just before the SAS's expiry that the service would still have
+//! served, and one running behind, a request just after its start.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -24,6 +33,7 @@ use hyper_util::rt::{TokioExecutor, TokioTimer};
 use serde_json::Value as Json;
 use table_runtime::batch::BatchOperation;
 use table_runtime::query::Query;
+use table_runtime::sas::{SasScope, Scoped};
 use table_runtime::store::{BatchResult, QueryPage, QueryStats, TablePage, WriteResult};
 use table_runtime::{Backend, Continuation, DateTime, ETag, Entity, IfMatch, StoreError};
 
@@ -67,6 +77,9 @@ impl Default for HttpOptions {
 
 /// A Table service reached over HTTP, authenticated with SharedKey or a SAS.
 ///
+/// With a SAS that states its scope, every request is first checked against it on the client
+/// (see the [module documentation](self)); [`HttpBackend::sas_scope`] shows the scope enforced.
+///
 /// Cloning is cheap: clones share the connection pool and the I/O runtime.
 ///
 /// ```no_run
@@ -84,17 +97,34 @@ impl Default for HttpOptions {
 /// ```
 #[derive(Clone)]
 pub struct HttpBackend {
-    inner: Arc<Inner>,
-    runtime: Arc<OwnedRuntime>,
+    access: Access,
+}
+
+/// How requests reach the transport: directly, or through the checks of a SAS's scope.
+#[derive(Clone)]
+enum Access {
+    /// SharedKey, or a SAS that does not state its scope: the service alone decides.
+    Direct(Transport),
+    /// A SAS whose scope is checked on the client first.
+    Checked(Scoped<Transport>),
 }
 
 impl std::fmt::Debug for HttpBackend {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let transport = self.transport();
         f.debug_struct("HttpBackend")
-            .field("connection", &self.inner.connection)
-            .field("retry", &self.inner.retry)
+            .field("connection", &transport.inner.connection)
+            .field("retry", &transport.inner.retry)
+            .field("sas_scope", &self.sas_scope())
             .finish_non_exhaustive()
     }
+}
+
+/// The HTTP requests themselves, with no check of a SAS's scope.
+#[derive(Clone)]
+struct Transport {
+    inner: Arc<Inner>,
+    runtime: Arc<OwnedRuntime>,
 }
 
 struct Inner {
@@ -267,10 +297,57 @@ impl HttpBackend {
     }
 
     /// A backend for a parsed connection.
+    ///
+    /// With a SAS credential, the token's scope is read here ([`crate::sas::scope_of_token`]);
+    /// a token whose fields cannot be read is an error.
     pub fn with_options(
         connection: Connection,
         options: HttpOptions,
     ) -> Result<HttpBackend, ConnectionError> {
+        let scope = match &connection.credential {
+            Credential::Sas(token) => {
+                crate::sas::scope_of_token(token).map_err(|e| ConnectionError(e.to_string()))?
+            }
+            Credential::SharedKey(_) => None,
+        };
+        let transport = Transport::new(connection, options)?;
+        Ok(HttpBackend {
+            access: match scope {
+                Some(scope) => Access::Checked(Scoped::new(transport, scope)),
+                None => Access::Direct(transport),
+            },
+        })
+    }
+
+    /// The scope of the SAS checked on the client before each request, if any: `None` with
+    /// SharedKey, or with a SAS that does not state its scope (an account SAS, say).
+    pub fn sas_scope(&self) -> Option<&SasScope> {
+        match &self.access {
+            Access::Direct(_) => None,
+            Access::Checked(scoped) => Some(scoped.scope()),
+        }
+    }
+
+    /// The connection this backend talks to.
+    pub fn connection(&self) -> &Connection {
+        &self.transport().inner.connection
+    }
+
+    /// The retry policy in force.
+    pub fn retry_policy(&self) -> &RetryPolicy {
+        &self.transport().inner.retry
+    }
+
+    fn transport(&self) -> &Transport {
+        match &self.access {
+            Access::Direct(transport) => transport,
+            Access::Checked(scoped) => scoped.inner(),
+        }
+    }
+}
+
+impl Transport {
+    fn new(connection: Connection, options: HttpOptions) -> Result<Transport, ConnectionError> {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(options.io_threads.max(1))
             .thread_name("table-http-io")
@@ -281,7 +358,7 @@ impl HttpBackend {
             .pool_timer(TokioTimer::new())
             .pool_idle_timeout(std::time::Duration::from_secs(4))
             .build(connector(connection.endpoint.scheme)?);
-        Ok(HttpBackend {
+        Ok(Transport {
             inner: Arc::new(Inner {
                 connection,
                 client,
@@ -289,16 +366,6 @@ impl HttpBackend {
             }),
             runtime: Arc::new(OwnedRuntime(Some(runtime))),
         })
-    }
-
-    /// The connection this backend talks to.
-    pub fn connection(&self) -> &Connection {
-        &self.inner.connection
-    }
-
-    /// The retry policy in force.
-    pub fn retry_policy(&self) -> &RetryPolicy {
-        &self.inner.retry
     }
 
     /// Sends a request on the backend's runtime (with retries), and waits for the whole answer.
@@ -522,7 +589,61 @@ fn select_list<S: AsRef<str>>(select: &[S]) -> String {
     names.join(",")
 }
 
+/// Calls the same method on the transport, directly or through the SAS's checks.
+macro_rules! dispatch {
+    ($self:ident, $backend:ident => $call:expr) => {
+        match &$self.access {
+            Access::Direct($backend) => $call.await,
+            Access::Checked($backend) => $call.await,
+        }
+    };
+}
+
 impl Backend for HttpBackend {
+    async fn create_table(&self, table: &str) -> Result<(), StoreError> {
+        dispatch!(self, b => b.create_table(table))
+    }
+
+    async fn delete_table(&self, table: &str) -> Result<(), StoreError> {
+        dispatch!(self, b => b.delete_table(table))
+    }
+
+    async fn list_tables(
+        &self,
+        max: Option<usize>,
+        continuation: Option<String>,
+    ) -> Result<TablePage, StoreError> {
+        dispatch!(self, b => b.list_tables(max, continuation))
+    }
+
+    async fn write(&self, table: &str, op: BatchOperation) -> Result<WriteResult, StoreError> {
+        dispatch!(self, b => b.write(table, op))
+    }
+
+    async fn get(
+        &self,
+        table: &str,
+        partition_key: &str,
+        row_key: &str,
+        select: Option<&[&str]>,
+    ) -> Result<Entity, StoreError> {
+        dispatch!(self, b => b.get(table, partition_key, row_key, select))
+    }
+
+    async fn query_page(&self, table: &str, query: &Query) -> Result<QueryPage, StoreError> {
+        dispatch!(self, b => b.query_page(table, query))
+    }
+
+    async fn execute_batch(
+        &self,
+        table: &str,
+        ops: Vec<BatchOperation>,
+    ) -> Result<Vec<BatchResult>, StoreError> {
+        dispatch!(self, b => b.execute_batch(table, ops))
+    }
+}
+
+impl Backend for Transport {
     fn create_table(&self, table: &str) -> impl Future<Output = Result<(), StoreError>> + Send {
         let body = wire::ascii_json(&serde_json::json!({ "TableName": table }));
         let call = Call::new(
@@ -794,6 +915,46 @@ mod tests {
             }),
             Repeat::ConnectFailuresOnly
         );
+    }
+
+    #[test]
+    fn a_sas_that_states_its_scope_is_checked_on_the_client() {
+        let table_sas = "http://127.0.0.1:9/devstoreaccount1?sv=2019-02-02&tn=Orders&sp=r\
+                         &se=2030-01-01T00%3A00%3A00Z&spk=c1&epk=c1&sig=x";
+        let backend = HttpBackend::from_connection_string(table_sas).unwrap();
+        let scope = backend.sas_scope().unwrap();
+        assert_eq!(scope.table, "Orders");
+        assert_eq!(scope.start_partition_key.as_deref(), Some("c1"));
+        let cs = "TableEndpoint=http://127.0.0.1:9/devstoreaccount1;SharedAccessSignature=\
+                  sv=2019-02-02&tn=Orders&sp=r&se=2030-01-01T00%3A00%3A00Z&sig=x";
+        let backend = HttpBackend::from_connection_string(cs).unwrap();
+        assert!(backend.sas_scope().is_some());
+        assert!(format!("{backend:?}").contains("Orders"));
+        // Refused on the client: nothing is listening on port 9, yet the answer is a 403.
+        let op = BatchOperation::Insert(Entity::new("c1", "o1"));
+        let err = pollster::block_on(backend.write("Orders", op)).unwrap_err();
+        assert_eq!(
+            (err.status, err.code),
+            (
+                403,
+                table_runtime::ErrorCode::AuthorizationPermissionMismatch
+            )
+        );
+
+        // An account SAS, and SharedKey, leave every check to the service.
+        let account = "http://127.0.0.1:9/devstoreaccount1?sv=2019-02-02&ss=t&srt=sco&sp=rwdlacu\
+                       &se=2030-01-01T00%3A00%3A00Z&sig=x";
+        assert!(
+            HttpBackend::from_connection_string(account)
+                .unwrap()
+                .sas_scope()
+                .is_none()
+        );
+        assert!(fake_backend(9, 0).sas_scope().is_none());
+        // A table SAS whose fields cannot be read is refused when the backend is made.
+        let unreadable = "http://127.0.0.1:9/devstoreaccount1?sv=1&tn=t&sp=r&se=soon&sig=x";
+        let err = HttpBackend::from_connection_string(unreadable).unwrap_err();
+        assert!(err.to_string().contains("not a SAS time"), "{err}");
     }
 
     #[test]

@@ -6,6 +6,9 @@
 //!   `TableEndpoint=…` or `EndpointSuffix=…` (SharedKey), or the same with
 //!   `SharedAccessSignature=…` in place of the key (SAS);
 //! - a SAS URL: `https://account.table.core.windows.net/?sv=…&sig=…`.
+//!
+//! A SAS is kept as the token text; [`crate::HttpBackend`] reads its scope when it is built
+//! (see [`crate::sas::scope_of_token`]).
 
 use std::fmt;
 

@@ -12,7 +12,9 @@
 //! Errors are the store's [`table_runtime::StoreError`]: the HTTP status and the service's error
 //! code, and for a failed transaction the failing operation's index. Transient failures are
 //! retried where that is safe, as [`RetryPolicy`] says. [`sas`] generates table SAS tokens
-//! from an account key, to hand to clients that must not hold the key.
+//! from an account key, to hand to clients that must not hold the key, and reads them back: a
+//! backend given a table SAS checks each request against the token's scope (table,
+//! permissions, validity window, key range) before sending it, as the in-process store does.
 //!
 //! ```no_run
 //! use table_http::HttpBackend;

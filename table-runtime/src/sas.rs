@@ -4,15 +4,17 @@
 //! A [`SasScope`] is the part of a table SAS that decides access: the table, some of four
 //! permissions ([`TablePermissions`]: `r` query, `a` add, `u` update, `d` delete), a validity
 //! window, and optionally a range of entity keys. The HTTP backend (`table-http`) signs the same
-//! scope into a token; here [`Store::scoped`] gives a [`ScopedStore`], a [`Backend`] that answers
-//! like the service does to a request made with that token.
+//! scope into a token. [`Scoped`] wraps any [`Backend`] so that it answers like the service does
+//! to a request made with that token: [`Store::scoped`] wraps the in-process store, and
+//! `table-http` wraps its HTTP transport whenever it is given a SAS, so that what the SAS does
+//! not allow is refused before it is sent, whatever the server would have done with it.
 //!
 //! # The rules, as the service documents them
 //!
 //! - **Time**: the SAS is valid from its start (or at once, without one) until its expiry; at or
 //!   after the expiry, or before the start, every request is refused with 403
-//!   `AuthenticationFailed`. The scoped store reads the time from a [`Clock`], which a test can
-//!   set.
+//!   `AuthenticationFailed`. A [`Scoped`] backend reads the time from a [`Clock`], which a test
+//!   can set.
 //! - **Table**: only the SAS's table (its name compared without regard to case); any other table
 //!   is 403 `AuthorizationFailure`. Creating, deleting and listing tables are account-level
 //!   operations a table SAS never grants: 403 `AuthorizationFailure`.
@@ -32,8 +34,8 @@
 //!   A write, delete or point read of an entity outside the range is refused with 403
 //!   `AuthorizationFailure`, and in a transaction one such operation fails the whole
 //!   transaction (with its index). A **query is not refused**: the service documents that a
-//!   query made with a range-restricted SAS returns only the entities within the range, so the
-//!   scoped store adds the range to the query's filter, and a query reaching past the range
+//!   query made with a range-restricted SAS returns only the entities within the range, so a
+//!   [`Scoped`] backend adds the range to the query's filter, and a query reaching past the range
 //!   simply returns fewer entities (paging and `$top` work on what remains).
 //!
 //! A refused request changes nothing. The checks run in the order above, so an expired SAS is
@@ -219,7 +221,8 @@ impl fmt::Display for TablePermissions {
 /// What a table SAS lets its holder do: one table, some permissions, a validity window and an
 /// optional range of entity keys (see the [module documentation](self) for the rules).
 ///
-/// The same value is signed into a token by `table-http` and enforced by [`Store::scoped`].
+/// The same value is signed into a token by `table-http` and enforced by [`Scoped`] (over the
+/// in-process store, [`Store::scoped`]; over HTTP, `table-http`'s backend when given a SAS).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SasScope {
     /// The table the SAS is for (`tn`).
@@ -324,7 +327,7 @@ impl SasScope {
         after_start && before_end
     }
 
-    /// The key range as a `$filter`, or `None` without a range: what the scoped store adds to
+    /// The key range as a `$filter`, or `None` without a range: what a [`Scoped`] backend adds to
     /// every query.
     ///
     /// ```
@@ -536,7 +539,7 @@ impl ManualClock {
     }
 }
 
-/// Where a [`ScopedStore`] reads the current time.
+/// Where a [`Scoped`] backend reads the current time.
 #[derive(Debug, Clone, Default)]
 pub enum Clock {
     /// The system's clock (UTC).
@@ -562,33 +565,66 @@ impl From<ManualClock> for Clock {
     }
 }
 
-/// The in-process store as seen through a table SAS: a [`Backend`] that refuses what the SAS
-/// does not allow, with the service's 403 codes, and otherwise behaves as the store does. Made
-/// by [`Store::scoped`].
+/// A backend as seen through a table SAS: a [`Backend`] that refuses, with the service's 403
+/// codes, what the SAS does not allow, and hands everything else to the backend it wraps, with
+/// queries limited to the SAS's key range (see the [module documentation](self) for the rules).
+///
+/// Every check runs when a method is called, before anything reaches the wrapped backend, so a
+/// refused request is never seen by it. Creating, deleting and listing tables are always refused
+/// (after the time check): a table SAS does not grant them.
+///
+/// [`Store::scoped`] wraps the in-process store; `table-http` wraps its HTTP transport in the
+/// same way when it is given a SAS, so that a request the SAS does not allow is refused on the
+/// client even when the server (an emulator, say) would not check it.
+///
+/// ```
+/// use table_runtime::sas::{SasScope, Scoped, TablePermissions};
+/// use table_runtime::{Backend, BatchOperation, Entity, Query, Store};
+///
+/// let store = Store::new();
+/// store.create_table("Orders").unwrap();
+/// let expiry = time::OffsetDateTime::now_utc() + time::Duration::hours(1);
+/// // An owned backend (here an `Arc` of the store) works as well as a borrowed one.
+/// let shared = std::sync::Arc::new(store);
+/// let reader = Scoped::new(shared.clone(), SasScope::new("Orders", TablePermissions::READ, expiry));
+/// let insert = BatchOperation::Insert(Entity::new("p", "r"));
+/// let refused = pollster::block_on(reader.write("Orders", insert)).unwrap_err();
+/// assert_eq!(refused.code.as_str(), "AuthorizationPermissionMismatch");
+/// assert!(shared.query_all("Orders", &Query::all()).unwrap().is_empty());
+/// ```
 #[derive(Debug, Clone)]
-pub struct ScopedStore<'s> {
-    store: &'s Store,
+pub struct Scoped<B> {
+    backend: B,
     scope: SasScope,
     clock: Clock,
 }
 
+/// The in-process store seen through a table SAS, as [`Store::scoped`] gives it.
+pub type ScopedStore<'s> = Scoped<&'s Store>;
+
 impl Store {
     /// The store as a client holding a table SAS with `scope` sees it (see the [`sas`](crate::sas)
     /// module for the rules). Time is read from the system clock; change that with
-    /// [`ScopedStore::with_clock`].
-    pub fn scoped(&self, scope: &SasScope) -> ScopedStore<'_> {
-        ScopedStore {
-            store: self,
-            scope: scope.clone(),
-            clock: Clock::System,
-        }
+    /// [`Scoped::with_clock`].
+    pub fn scoped(&self, scope: &SasScope) -> Scoped<&Store> {
+        Scoped::new(self, scope.clone())
     }
 }
 
-impl<'s> ScopedStore<'s> {
+impl<B> Scoped<B> {
+    /// `backend` as a client holding a table SAS with `scope` sees it, with time read from the
+    /// system clock.
+    pub fn new(backend: B, scope: SasScope) -> Scoped<B> {
+        Scoped {
+            backend,
+            scope,
+            clock: Clock::System,
+        }
+    }
+
     /// The same handle reading the time from `clock`.
-    pub fn with_clock(self, clock: impl Into<Clock>) -> ScopedStore<'s> {
-        ScopedStore {
+    pub fn with_clock(self, clock: impl Into<Clock>) -> Scoped<B> {
+        Scoped {
             clock: clock.into(),
             ..self
         }
@@ -599,9 +635,19 @@ impl<'s> ScopedStore<'s> {
         &self.scope
     }
 
-    /// The store behind the scope.
-    pub fn store(&self) -> &'s Store {
-        self.store
+    /// The clock the time checks read.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    /// The backend behind the scope, reached without any check.
+    pub fn inner(&self) -> &B {
+        &self.backend
+    }
+
+    /// The backend behind the scope, unwrapped.
+    pub fn into_inner(self) -> B {
+        self.backend
     }
 
     fn table_operation(&self, what: &str) -> Result<(), StoreError> {
@@ -609,49 +655,44 @@ impl<'s> ScopedStore<'s> {
         Err(table_operation_refused(what))
     }
 
-    fn read(&self, table: &str) -> Result<(), StoreError> {
+    fn check_read(&self, table: &str) -> Result<(), StoreError> {
         self.scope.admit(table, self.clock.now())?;
         self.scope.check_permissions(TablePermissions::READ)
     }
 
-    fn get_checked(
-        &self,
-        table: &str,
-        partition_key: &str,
-        row_key: &str,
-        select: Option<&[&str]>,
-    ) -> Result<Entity, StoreError> {
-        self.read(table)?;
-        self.scope.check_key(partition_key, row_key)?;
-        self.store
-            .get_selected(table, partition_key, row_key, select)
+    fn check_get(&self, table: &str, partition_key: &str, row_key: &str) -> Result<(), StoreError> {
+        self.check_read(table)?;
+        self.scope.check_key(partition_key, row_key)
     }
 
-    fn query_checked(&self, table: &str, query: &Query) -> Result<QueryPage, StoreError> {
-        self.read(table)?;
-        self.store.query(table, &self.scope.limit_query(query))
+    /// The query limited to the key range, once reading is allowed.
+    fn check_query(&self, table: &str, query: &Query) -> Result<Query, StoreError> {
+        self.check_read(table)?;
+        Ok(self.scope.limit_query(query))
     }
 
-    fn write_checked(&self, table: &str, op: BatchOperation) -> Result<WriteResult, StoreError> {
+    fn check_write(&self, table: &str, op: &BatchOperation) -> Result<(), StoreError> {
         self.scope.admit(table, self.clock.now())?;
-        self.scope.check_write(&op)?;
-        self.store.write(table, op)
+        self.scope.check_write(op)
     }
 
-    fn batch_checked(
-        &self,
-        table: &str,
-        ops: &[BatchOperation],
-    ) -> Result<Vec<BatchResult>, StoreError> {
+    fn check_batch(&self, table: &str, ops: &[BatchOperation]) -> Result<(), StoreError> {
         self.scope.admit(table, self.clock.now())?;
         for (index, op) in ops.iter().enumerate() {
             self.scope.check_write(op).map_err(|e| e.at_index(index))?;
         }
-        self.store.execute_batch(table, ops)
+        Ok(())
     }
 }
 
-impl Backend for ScopedStore<'_> {
+impl<'s> Scoped<&'s Store> {
+    /// The store behind the scope.
+    pub fn store(&self) -> &'s Store {
+        self.backend
+    }
+}
+
+impl<B: Backend> Backend for Scoped<B> {
     fn create_table(&self, _table: &str) -> impl Future<Output = Result<(), StoreError>> + Send {
         ready(self.table_operation("creating a table"))
     }
@@ -676,7 +717,11 @@ impl Backend for ScopedStore<'_> {
         table: &str,
         op: BatchOperation,
     ) -> impl Future<Output = Result<WriteResult, StoreError>> + Send {
-        ready(self.write_checked(table, op))
+        let checked = self.check_write(table, &op);
+        async move {
+            checked?;
+            self.backend.write(table, op).await
+        }
     }
 
     fn get(
@@ -686,7 +731,13 @@ impl Backend for ScopedStore<'_> {
         row_key: &str,
         select: Option<&[&str]>,
     ) -> impl Future<Output = Result<Entity, StoreError>> + Send {
-        ready(self.get_checked(table, partition_key, row_key, select))
+        let checked = self.check_get(table, partition_key, row_key);
+        async move {
+            checked?;
+            self.backend
+                .get(table, partition_key, row_key, select)
+                .await
+        }
     }
 
     fn query_page(
@@ -694,7 +745,11 @@ impl Backend for ScopedStore<'_> {
         table: &str,
         query: &Query,
     ) -> impl Future<Output = Result<QueryPage, StoreError>> + Send {
-        ready(self.query_checked(table, query))
+        let limited = self.check_query(table, query);
+        async move {
+            let limited = limited?;
+            self.backend.query_page(table, &limited).await
+        }
     }
 
     fn execute_batch(
@@ -702,6 +757,10 @@ impl Backend for ScopedStore<'_> {
         table: &str,
         ops: Vec<BatchOperation>,
     ) -> impl Future<Output = Result<Vec<BatchResult>, StoreError>> + Send {
-        ready(self.batch_checked(table, &ops))
+        let checked = self.check_batch(table, &ops);
+        async move {
+            checked?;
+            self.backend.execute_batch(table, ops).await
+        }
     }
 }

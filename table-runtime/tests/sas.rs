@@ -2,7 +2,7 @@
 //! time, table, permissions, key range — alone, in transactions, and that a refused request
 //! changes nothing.
 
-use table_runtime::sas::{ManualClock, SasScope, ScopedStore, TablePermissions};
+use table_runtime::sas::{ManualClock, SasScope, Scoped, TablePermissions};
 use table_runtime::{
     Backend, BatchOperation, Entity, ErrorCode, IfMatch, Query, Store, StoreError,
 };
@@ -60,7 +60,7 @@ fn scope(permissions: &str) -> SasScope {
     s
 }
 
-fn at<'s>(store: &'s Store, scope: &SasScope, now: OffsetDateTime) -> ScopedStore<'s> {
+fn at<'s>(store: &'s Store, scope: &SasScope, now: OffsetDateTime) -> Scoped<&'s Store> {
     store.scoped(scope).with_clock(ManualClock::new(now))
 }
 
