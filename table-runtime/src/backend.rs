@@ -109,96 +109,68 @@ impl Backend for Store {
     }
 }
 
-/// A shared reference to a backend is a backend too, so wrappers such as
-/// [`sas::Scoped`](crate::sas::Scoped) can borrow one instead of owning it.
-impl<B: Backend> Backend for &B {
-    fn create_table(&self, table: &str) -> impl Future<Output = Result<(), StoreError>> + Send {
-        (**self).create_table(table)
-    }
-    fn delete_table(&self, table: &str) -> impl Future<Output = Result<(), StoreError>> + Send {
-        (**self).delete_table(table)
-    }
-    fn list_tables(
-        &self,
-        max: Option<usize>,
-        continuation: Option<String>,
-    ) -> impl Future<Output = Result<TablePage, StoreError>> + Send {
-        (**self).list_tables(max, continuation)
-    }
-    fn write(
-        &self,
-        table: &str,
-        op: BatchOperation,
-    ) -> impl Future<Output = Result<WriteResult, StoreError>> + Send {
-        (**self).write(table, op)
-    }
-    fn get(
-        &self,
-        table: &str,
-        partition_key: &str,
-        row_key: &str,
-        select: Option<&[&str]>,
-    ) -> impl Future<Output = Result<Entity, StoreError>> + Send {
-        (**self).get(table, partition_key, row_key, select)
-    }
-    fn query_page(
-        &self,
-        table: &str,
-        query: &Query,
-    ) -> impl Future<Output = Result<QueryPage, StoreError>> + Send {
-        (**self).query_page(table, query)
-    }
-    fn execute_batch(
-        &self,
-        table: &str,
-        ops: Vec<BatchOperation>,
-    ) -> impl Future<Output = Result<Vec<BatchResult>, StoreError>> + Send {
-        (**self).execute_batch(table, ops)
-    }
+/// Implements [`Backend`] for a pointer to a backend by forwarding every call to it.
+macro_rules! forward_backend {
+    ($($(#[$doc:meta])* $pointer:ty;)*) => {$(
+        $(#[$doc])*
+        impl<B: Backend> Backend for $pointer {
+            fn create_table(
+                &self,
+                table: &str,
+            ) -> impl Future<Output = Result<(), StoreError>> + Send {
+                (**self).create_table(table)
+            }
+            fn delete_table(
+                &self,
+                table: &str,
+            ) -> impl Future<Output = Result<(), StoreError>> + Send {
+                (**self).delete_table(table)
+            }
+            fn list_tables(
+                &self,
+                max: Option<usize>,
+                continuation: Option<String>,
+            ) -> impl Future<Output = Result<TablePage, StoreError>> + Send {
+                (**self).list_tables(max, continuation)
+            }
+            fn write(
+                &self,
+                table: &str,
+                op: BatchOperation,
+            ) -> impl Future<Output = Result<WriteResult, StoreError>> + Send {
+                (**self).write(table, op)
+            }
+            fn get(
+                &self,
+                table: &str,
+                partition_key: &str,
+                row_key: &str,
+                select: Option<&[&str]>,
+            ) -> impl Future<Output = Result<Entity, StoreError>> + Send {
+                (**self).get(table, partition_key, row_key, select)
+            }
+            fn query_page(
+                &self,
+                table: &str,
+                query: &Query,
+            ) -> impl Future<Output = Result<QueryPage, StoreError>> + Send {
+                (**self).query_page(table, query)
+            }
+            fn execute_batch(
+                &self,
+                table: &str,
+                ops: Vec<BatchOperation>,
+            ) -> impl Future<Output = Result<Vec<BatchResult>, StoreError>> + Send {
+                (**self).execute_batch(table, ops)
+            }
+        }
+    )*};
 }
 
-impl<B: Backend> Backend for std::sync::Arc<B> {
-    fn create_table(&self, table: &str) -> impl Future<Output = Result<(), StoreError>> + Send {
-        (**self).create_table(table)
-    }
-    fn delete_table(&self, table: &str) -> impl Future<Output = Result<(), StoreError>> + Send {
-        (**self).delete_table(table)
-    }
-    fn list_tables(
-        &self,
-        max: Option<usize>,
-        continuation: Option<String>,
-    ) -> impl Future<Output = Result<TablePage, StoreError>> + Send {
-        (**self).list_tables(max, continuation)
-    }
-    fn write(
-        &self,
-        table: &str,
-        op: BatchOperation,
-    ) -> impl Future<Output = Result<WriteResult, StoreError>> + Send {
-        (**self).write(table, op)
-    }
-    fn get(
-        &self,
-        table: &str,
-        partition_key: &str,
-        row_key: &str,
-        select: Option<&[&str]>,
-    ) -> impl Future<Output = Result<Entity, StoreError>> + Send {
-        (**self).get(table, partition_key, row_key, select)
-    }
-    fn query_page(
-        &self,
-        table: &str,
-        query: &Query,
-    ) -> impl Future<Output = Result<QueryPage, StoreError>> + Send {
-        (**self).query_page(table, query)
-    }
-    fn execute_batch(
-        &self,
-        table: &str,
-        ops: Vec<BatchOperation>,
-    ) -> impl Future<Output = Result<Vec<BatchResult>, StoreError>> + Send {
-        (**self).execute_batch(table, ops)
-    }
+forward_backend! {
+    /// A shared reference to a backend is a backend too, so wrappers such as
+    /// [`sas::Scoped`](crate::sas::Scoped) can borrow one instead of owning it.
+    &B;
+    /// A backend shared between tasks or threads.
+    std::sync::Arc<B>;
 }
