@@ -230,7 +230,7 @@ mod tests {
             level: "info".into(),
             message: String::new(),
         };
-        assert_eq!(e.partition_key().unwrap(), "auth _2026-10-31T10");
+        assert_eq!(e.partition_key().unwrap(), "auth_2026-10-31T10");
         let key = EventKey::parse(&e.partition_key().unwrap(), &e.row_key().unwrap()).unwrap();
         assert_eq!(key.service, "auth");
         assert_eq!(key.at, e.at);

@@ -230,8 +230,8 @@ mod tests {
             report.plans,
             [
                 ("acme".to_owned(), QueryClass::PartitionScan),
-                ("acme _000001".to_owned(), QueryClass::RangeQuery),
-                ("acme _000001".to_owned(), QueryClass::RangeQuery),
+                ("acme_000001".to_owned(), QueryClass::RangeQuery),
+                ("acme_000001".to_owned(), QueryClass::RangeQuery),
             ]
         );
     }

@@ -77,12 +77,16 @@ pub mod __private {
     pub use crate::entity::Entity;
     pub use crate::key::encode::{KeyEncodingError, push_escaped};
     pub use crate::key::segment::{
-        KeySegment, PaddedInteger, TimeFormat, TimeSegment, expect_end, expect_literal,
+        Follows, KeySegment, PaddedInteger, TimeFormat, TimeSegment, check_max, expect_end,
+        expect_literal, parse_escaped_segment, parse_verbatim, push_escaped_segment, push_verbatim,
     };
-    pub use crate::query::keyed::{KeyQuery, segment_range, starts_with_range};
+    pub use crate::query::keyed::{
+        KeyQuery, segment_range, starts_with_range, verbatim_check, verbatim_prefix_check,
+        verbatim_range,
+    };
     pub use crate::typed::support::{
-        check_entity_type, check_max_len, const_str_eq, get, get_string, key_error, put,
-        put_string, unknown_entity_type,
+        check_entity_type, check_max_len, check_max_value, const_str_eq, get, get_string,
+        key_error, put, put_string, unknown_entity_type,
     };
     pub use crate::typed::{ConversionError, IndexCopy, IndexInfo, TableEntity};
     pub use crate::typed::{ENTITY_TYPE_PROPERTY, ENTITY_VERSION_PROPERTY};
@@ -91,46 +95,6 @@ pub mod __private {
     pub use std::result::Result;
     pub use std::string::String;
     pub use std::vec::Vec;
-
-    /// Appends a string key segment (escaped, and ended when more of the key follows).
-    pub fn push_str_segment(out: &mut String, value: &str, more_follows: bool) {
-        push_escaped(out, value);
-        if more_follows {
-            out.push(crate::key::encode::STRING_TERMINATOR);
-        }
-    }
-
-    /// Appends a string as it is (`{field:raw}`); an error if it holds a character the
-    /// service forbids in keys.
-    pub fn push_raw_segment(out: &mut String, value: &str) -> Result<(), KeyEncodingError> {
-        if let Some(c) = value
-            .chars()
-            .find(|c| crate::key::is_forbidden_key_char(*c))
-        {
-            return Err(KeyEncodingError(format!(
-                "`{value}` holds U+{:04X}, which keys can't hold; drop `:raw` to escape it",
-                c as u32
-            )));
-        }
-        out.push_str(value);
-        Ok(())
-    }
-
-    /// Reads a raw string segment: up to `next_literal`, or to the end of the key.
-    pub fn parse_raw_segment<'t>(
-        text: &'t str,
-        next_literal: &str,
-    ) -> Result<(String, &'t str), KeyEncodingError> {
-        if next_literal.is_empty() {
-            return Ok((text.to_owned(), ""));
-        }
-        match text.find(next_literal) {
-            Some(i) => Ok((text[..i].to_owned(), &text[i..])),
-            None => Err(KeyEncodingError(format!(
-                "`{text}` has no `{next_literal}` after its raw segment"
-            ))),
-        }
-    }
 
     /// Maps a bound through a fallible encoding.
     pub fn map_bound<T, E>(

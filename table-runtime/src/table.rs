@@ -273,7 +273,7 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
         let items = page
             .entities
             .iter()
-            .filter(|e| Self::belongs(query.index(), e))
+            .filter(|e| Self::belongs(query.index(), e) && query.keeps(&e.row_key))
             .map(T::from_entity)
             .collect::<Result<Vec<_>, _>>()?;
         Ok(TypedPage {

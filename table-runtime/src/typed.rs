@@ -557,6 +557,18 @@ pub mod support {
         }
     }
 
+    /// Checks an integer field against the design's `max` when the entity is written.
+    pub fn check_max_value(name: &str, value: i128, max: u64) -> Result<(), ConversionError> {
+        if value > i128::from(max) {
+            return Err(ConversionError::WrongType {
+                property: name.to_owned(),
+                expected: format!("at most {max} (`max`)"),
+                found: value.to_string(),
+            });
+        }
+        Ok(())
+    }
+
     /// A string field, or an optional one.
     pub trait MaybeStr {
         /// The text, if there is one.
@@ -564,6 +576,12 @@ pub mod support {
     }
 
     impl MaybeStr for String {
+        fn maybe_str(&self) -> Option<&str> {
+            Some(self)
+        }
+    }
+
+    impl MaybeStr for str {
         fn maybe_str(&self) -> Option<&str> {
             Some(self)
         }

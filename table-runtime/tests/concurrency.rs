@@ -247,7 +247,9 @@ fn queries_during_writes_never_panic_and_stay_sorted() {
         for reader in 0..2 {
             let (store, done, reads) = (&store, &done, &reads);
             s.spawn(move || {
-                while !done.load(AtomicOrdering::Acquire) {
+                // At least one read, even when the writers finish before this thread starts.
+                loop {
+                    let finished = done.load(AtomicOrdering::Acquire);
                     let entities = if reader == 0 {
                         store.query_all(TABLE, &Query::all()).unwrap()
                     } else {
@@ -264,6 +266,9 @@ fn queries_during_writes_never_panic_and_stay_sorted() {
                         Some(Value::Int32(r)) if (100..200).contains(r)
                     )));
                     reads.fetch_add(1, AtomicOrdering::Relaxed);
+                    if finished {
+                        break;
+                    }
                 }
             });
         }

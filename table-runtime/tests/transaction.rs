@@ -189,7 +189,7 @@ fn values_of_several_types_land_together_with_their_copies_and_etags() {
         row_keys(&store),
         [
             "department",
-            "email_ann@x..com",
+            "email_ann@x.com",
             "empid_000007",
             "review_000007_2024"
         ]
@@ -321,8 +321,8 @@ fn copies_follow_replaced_merged_and_deleted_values() {
         row_keys(&store),
         [
             "department",
-            "email_a2@x..com",
-            "email_b2@x..com",
+            "email_a2@x.com",
+            "email_b2@x.com",
             "empid_000001",
             "empid_000002"
         ]
@@ -343,7 +343,7 @@ fn copies_follow_replaced_merged_and_deleted_values() {
     assert_eq!(merged.email, "a3@x.com");
     let q = Employee::by_email_point_query("Sales", "a3@x.com").unwrap();
     assert_eq!(block_on(table.query_all(&q)).unwrap(), [merged]);
-    assert!(!row_keys(&store).contains(&"email_a2@x..com".to_owned()));
+    assert!(!row_keys(&store).contains(&"email_a2@x.com".to_owned()));
 
     // A projection merges only its fields.
     block_on(
@@ -384,7 +384,7 @@ fn deleting_a_value_whose_copy_is_already_gone_still_works() {
             TABLE,
             BatchOperation::Delete {
                 partition_key: "Sales".into(),
-                row_key: "email_a@x..com".into(),
+                row_key: "email_a@x.com".into(),
                 if_match: IfMatch::Any,
             },
         )
@@ -402,7 +402,7 @@ fn deleting_a_value_whose_copy_is_already_gone_still_works() {
     assert!(etags[1].is_some());
     assert_eq!(
         row_keys(&store),
-        ["department", "email_b@x..com", "empid_000002"]
+        ["department", "email_b@x.com", "empid_000002"]
     );
 }
 
@@ -448,13 +448,13 @@ fn refusals_come_before_anything_is_sent_and_leave_the_transaction_as_it_was() {
     assert_eq!(err.code, ErrorCode::InvalidDuplicateRow);
     let err = tx.insert(&employee(2, "a@x.com")).unwrap_err();
     assert_eq!(err.code, ErrorCode::InvalidDuplicateRow);
-    assert!(err.message.contains("email_a@x..com"), "{err}");
+    assert!(err.message.contains("email_a@x.com"), "{err}");
 
     // Nothing refused was added.
     assert_eq!((tx.len(), tx.operations()), (1, 2));
     let store = store();
     block_on(tx.commit(&store)).unwrap();
-    assert_eq!(row_keys(&store), ["email_a@x..com", "empid_000001"]);
+    assert_eq!(row_keys(&store), ["email_a@x.com", "empid_000001"]);
 }
 
 #[test]
@@ -544,7 +544,7 @@ fn other_partition_copies_go_through_the_queue() {
     assert_eq!(queue.len(), 1);
     let summary = block_on(IndexWorker::<_, Listed>::new(&store, &queue).run_until_idle());
     assert_eq!(summary.done, 1);
-    assert!(store.get(TABLE, "names", "Ann _000001", None).is_ok());
+    assert!(store.get(TABLE, "names", "Ann_000001", None).is_ok());
 
     // Renaming: the job names the old copy, which the worker removes.
     let mut tx = Transaction::new();
@@ -565,7 +565,7 @@ fn other_partition_copies_go_through_the_queue() {
         .into_iter()
         .map(|e| e.row_key)
         .collect();
-    assert_eq!(names, ["Anna _000001"]);
+    assert_eq!(names, ["Anna_000001"]);
 
     // A transaction the service refused withdraws its job.
     let mut tx = Transaction::new();
@@ -607,8 +607,8 @@ fn a_change_between_the_read_and_the_write_is_read_again_unless_an_etag_was_give
         row_keys(store),
         [
             "department",
-            "email_b@x..com",
-            "email_last@x..com",
+            "email_b@x.com",
+            "email_last@x.com",
             "empid_000001",
             "empid_000002"
         ]
@@ -693,5 +693,5 @@ fn a_transaction_without_an_answer_leaves_its_job_for_the_worker() {
     assert_eq!(queue.len(), 1);
     let summary = block_on(IndexWorker::<_, Listed>::new(store, &queue).run_until_idle());
     assert_eq!(summary.done, 1);
-    assert!(store.get(TABLE, "names", "Ann _000001", None).is_ok());
+    assert!(store.get(TABLE, "names", "Ann_000001", None).is_ok());
 }

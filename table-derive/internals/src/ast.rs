@@ -123,6 +123,8 @@ pub struct Field {
     pub as_string: bool,
     /// The most UTF-16 code units the (string) field holds, if declared.
     pub max_len: Option<usize>,
+    /// The largest value the (integer) field holds, if declared.
+    pub max: Option<u64>,
 }
 
 /// A key template with where it was written.
@@ -411,6 +413,7 @@ fn field(f: FieldAttrs, rename_all: Option<ident_case::RenameRule>) -> Option<Fi
         json: *f.json,
         as_string: *f.as_string,
         max_len: f.max_len.as_ref().map(|m| **m),
+        max: f.max.as_ref().map(|m| **m),
         ident,
     })
 }
@@ -422,6 +425,21 @@ pub fn field_span(field: &Field) -> Span {
         .span()
         .join(field.ty.span())
         .unwrap_or_else(|| field.ident.span())
+}
+
+/// The digits a number needs (`999_999` needs 6).
+pub fn digits(n: u64) -> usize {
+    n.checked_ilog10().map_or(1, |l| l as usize + 1)
+}
+
+impl Field {
+    /// The digits the field's largest value needs: its declared `max`, or its type's width.
+    pub fn value_width(&self) -> Option<usize> {
+        match (self.max, &self.kind) {
+            (Some(max), TypeKind::Integer { .. }) => Some(digits(max)),
+            (_, kind) => kind.integer_width(),
+        }
+    }
 }
 
 /// Whether a format needs an integer.

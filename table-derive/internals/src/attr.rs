@@ -69,6 +69,10 @@ pub struct FieldAttrs {
     /// is written, and used by the linter to bound key and entity sizes.
     #[darling(default)]
     pub max_len: Option<SpannedValue<usize>>,
+    /// `max = 999_999`: the largest value an integer field holds; enforced when a key or the
+    /// entity is written, and what lets a width narrower than the type (`{id:06}` on a `u32`).
+    #[darling(default)]
+    pub max: Option<SpannedValue<u64>>,
 }
 
 /// `index(name = "…", partition_key = "…", row_key = "…", project(a, b))`.

@@ -171,6 +171,12 @@ ProblemKind::ReservedProperty,
                 darling::Error::custom("`max_len` bounds a string field").with_span(&field.ident),
             );
         }
+        if field.max.is_some() && !matches!(field.kind, TypeKind::Integer { .. }) {
+            errors.push(
+                ProblemKind::FieldAttribute,
+                darling::Error::custom("`max` bounds an integer field").with_span(&field.ident),
+            );
+        }
         let unsigned_64 = matches!(
             field.kind,
             TypeKind::Integer {
@@ -286,8 +292,16 @@ fn check_segment_field(key: &Key, field: &Field, format: SegmentFormat, errors: 
             {
                 Some("is not an integer, so it can't take a width".to_owned())
             }
-            (kind, SegmentFormat::Raw) if !matches!(kind, TypeKind::String) => {
-                Some("is not a `String`, so it can't be `:raw`".to_owned())
+            (kind, SegmentFormat::Escaped) if !matches!(kind, TypeKind::String) => {
+                Some("is not a `String`, so it can't be `:escaped`".to_owned())
+            }
+            (TypeKind::Integer { .. }, SegmentFormat::Width(w))
+                if field.max.is_some_and(|m| crate::ast::digits(m) > w) =>
+            {
+                Some(format!(
+                    "has `max = {}`, which needs more than the {w} digits of its width",
+                    field.max.unwrap_or_default()
+                ))
             }
             (kind, f) if f.is_time() && !matches!(kind, TypeKind::Time | TypeKind::Other) => Some(
                 format!("is not a time, so it can't use `:{}`", f.spec()),

@@ -56,11 +56,41 @@ fn time_format(format: SegmentFormat) -> TokenStream {
     }
 }
 
+/// The runtime's `Follows` for the part after index `i` of `parts`.
+fn follows(parts: &[Part], i: usize) -> TokenStream {
+    let rt = rt();
+    match parts.get(i + 1) {
+        Some(Part::Literal(text)) => quote!(#rt::Follows::Separator(#text)),
+        _ => quote!(#rt::Follows::End),
+    }
+}
+
+/// The literal after index `i` of `parts`, if one follows.
+fn separator_after(parts: &[Part], i: usize) -> Option<&str> {
+    match parts.get(i + 1) {
+        Some(Part::Literal(text)) => Some(text),
+        _ => None,
+    }
+}
+
+/// Statements that check a field's declared bounds (`max_len`, `max`) before it becomes a key.
+fn check_bounds(field: &Field, value: &TokenStream, label: &str) -> TokenStream {
+    let rt = rt();
+    let name = &field.property;
+    let max_len = field
+        .max_len
+        .map(|max| quote!(#rt::check_max_len(#name, #value, #max)?;));
+    let max = field.max.map(|max| {
+        quote!(#rt::check_max(::core::convert::Into::<i128>::into(*#value), #max).map_err(|e| #rt::key_error(#label, e))?;)
+    });
+    quote!(#max_len #max)
+}
+
 /// Statements that append one placeholder's value to `__key`.
 fn push_segment(
     field: &Field,
     format: SegmentFormat,
-    more_follows: bool,
+    follows: TokenStream,
     value: TokenStream,
     label: &str,
 ) -> TokenStream {
@@ -69,13 +99,13 @@ fn push_segment(
     let span = ty.span();
     match format {
         SegmentFormat::Default if is_string(field) => {
-            quote!(#rt::push_str_segment(&mut __key, #value, #more_follows);)
+            quote!(#rt::push_verbatim(&mut __key, #value, #follows).map_err(|e| #rt::key_error(#label, e))?;)
         }
-        SegmentFormat::Raw => {
-            quote!(#rt::push_raw_segment(&mut __key, #value).map_err(|e| #rt::key_error(#label, e))?;)
+        SegmentFormat::Escaped => {
+            quote!(#rt::push_escaped_segment(&mut __key, #value, #follows);)
         }
         SegmentFormat::Default => quote_spanned! {span=>
-            <#ty as #rt::KeySegment>::push_key(#value, &mut __key, #more_follows)
+            <#ty as #rt::KeySegment>::push_key(#value, &mut __key, #follows)
                 .map_err(|e| #rt::key_error(#label, e))?;
         },
         SegmentFormat::Width(width) => quote_spanned! {span=>
@@ -96,8 +126,7 @@ fn push_segment(
 fn parse_segment(
     field: &Field,
     format: SegmentFormat,
-    more_follows: bool,
-    next_literal: Option<&str>,
+    follows: TokenStream,
     label: &str,
 ) -> TokenStream {
     let rt = rt();
@@ -106,14 +135,11 @@ fn parse_segment(
     let span = ty.span();
     let call = match format {
         SegmentFormat::Default => {
-            quote_spanned!(span=> <#ty as #rt::KeySegment>::parse_key(__rest, #more_follows))
+            quote_spanned!(span=> <#ty as #rt::KeySegment>::parse_key(__rest, #follows))
         }
+        SegmentFormat::Escaped => quote!(#rt::parse_escaped_segment(__rest, #follows)),
         SegmentFormat::Width(width) => {
             quote_spanned!(span=> <#ty as #rt::PaddedInteger>::parse_padded(__rest, #width))
-        }
-        SegmentFormat::Raw => {
-            let next = next_literal.unwrap_or_default();
-            quote!(#rt::parse_raw_segment(__rest, #next))
         }
         time => {
             let format = time_format(time);
@@ -125,29 +151,32 @@ fn parse_segment(
     }
 }
 
-/// A block evaluating to the key built from `parts` (a template, or the front of one).
+/// A block evaluating to the key built from the first `upto` of a template's `parts` (the
+/// whole template, or the front of one).
 fn build_key(
     design: &Design,
     parts: &[Part],
-    total_parts: usize,
+    upto: usize,
     access: Access,
     label: &str,
 ) -> TokenStream {
     let rt = rt();
-    let steps = parts.iter().enumerate().map(|(i, part)| match part {
-        Part::Literal(text) => quote!(__key.push_str(#text);),
-        Part::Placeholder { field, format } => match design.field(field) {
-            Some(f) => push_segment(
-                f,
-                *format,
-                i + 1 < total_parts,
-                access_expr(f, access),
-                label,
-            ),
-            None => quote!(),
-        },
-    });
-    let capacity = key_capacity(design, parts, access);
+    let steps = parts[..upto]
+        .iter()
+        .enumerate()
+        .map(|(i, part)| match part {
+            Part::Literal(text) => quote!(__key.push_str(#text);),
+            Part::Placeholder { field, format } => match design.field(field) {
+                Some(f) => {
+                    let value = access_expr(f, access);
+                    let bounds = check_bounds(f, &value, label);
+                    let push = push_segment(f, *format, follows(parts, i), value, label);
+                    quote!(#bounds #push)
+                }
+                None => quote!(),
+            },
+        });
+    let capacity = key_capacity(design, &parts[..upto], access);
     quote! {{
         let mut __key = #rt::String::with_capacity(#capacity);
         #(#steps)*
@@ -173,13 +202,13 @@ fn key_capacity(design: &Design, parts: &[Part], access: Access) -> TokenStream 
                     SegmentFormat::Iso => fixed += 28,
                     SegmentFormat::Date => fixed += 10,
                     SegmentFormat::Hour => fixed += 13,
-                    SegmentFormat::Raw => {
+                    SegmentFormat::Escaped => {
+                        fixed += 1;
                         let value = access_expr(f, access);
                         dynamic.push(quote!(::core::primitive::str::len(#value)));
                     }
                     SegmentFormat::Default => match &f.kind {
                         TypeKind::String => {
-                            fixed += 1;
                             let value = access_expr(f, access);
                             dynamic.push(quote!(::core::primitive::str::len(#value)));
                         }
@@ -235,20 +264,14 @@ fn key_struct(design: &Design) -> (syn::Ident, TokenStream) {
     });
     let names: Vec<_> = fields.iter().map(|f| &f.ident).collect();
     let parse_key = |key: &Key, label: &str, input: TokenStream| {
-        let total = key.template.parts.len();
-        let steps = key.template.parts.iter().enumerate().map(|(i, part)| match part {
+        let parts = &key.template.parts;
+        let steps = parts.iter().enumerate().map(|(i, part)| match part {
             Part::Literal(text) => quote! {
                 let __rest = #rt::expect_literal(__rest, #text).map_err(|e| #rt::key_error(#label, e))?;
             },
             Part::Placeholder { field, format } => design
                 .field(field)
-                .map(|f| {
-                    let next = match key.template.parts.get(i + 1) {
-                        Some(Part::Literal(l)) => Some(l.as_str()),
-                        _ => None,
-                    };
-                    parse_segment(f, *format, i + 1 < total, next, label)
-                })
+                .map(|f| parse_segment(f, *format, follows(parts, i), label))
                 .unwrap_or_default(),
         });
         quote! {
@@ -297,6 +320,9 @@ fn put_field(field: &Field) -> TokenStream {
     let check_len = field
         .max_len
         .map(|max| quote!(#rt::check_max_len(#name, &self.#ident, #max)?;));
+    let check_max = field.max.map(
+        |max| quote!(#rt::check_max_value(#name, ::core::convert::Into::<i128>::into(self.#ident), #max)?;),
+    );
     let put = if field.json {
         quote!(#rt::put_json(&mut __entity, #name, &self.#ident)?;)
     } else if field.as_string {
@@ -304,7 +330,7 @@ fn put_field(field: &Field) -> TokenStream {
     } else {
         quote_spanned!(field.ty.span()=> ::table_runtime::__private::put(&mut __entity, #name, &self.#ident)?;)
     };
-    quote!(#check_len #put)
+    quote!(#check_len #check_max #put)
 }
 
 fn get_field(field: &Field) -> TokenStream {
@@ -420,14 +446,10 @@ fn query_methods(
             continue;
         }
         let args = arguments(&before_fields);
-        let build_prefix = build_key(
-            design,
-            &rk_parts[..j],
-            rk_parts.len(),
-            Access::Argument,
-            "RowKey",
-        );
+        let build_prefix = build_key(design, rk_parts, j, Access::Argument, "RowKey");
         let more_follows = j + 1 < rk_parts.len();
+        let separator = separator_after(rk_parts, j);
+        let verbatim = is_string(f) && *format == SegmentFormat::Default;
         let inverted = *format == SegmentFormat::InvertedTicks;
         let element = if is_string(f) {
             quote!(&'__r str)
@@ -445,7 +467,7 @@ fn query_methods(
         } else {
             quote!(__v)
         };
-        let push = push_segment(f, *format, more_follows, value, "RowKey");
+        let push = push_segment(f, *format, follows(rk_parts, j), value, "RowKey");
         let range = format_ident!("{prefix}range_by_{}", f.ident);
         let range_doc = format!(
             "Range query on {what} over `{{{}}}` of RowKey `{}`{}.",
@@ -457,11 +479,34 @@ fn query_methods(
                 ""
             }
         );
-        methods.push(quote! {
-            #[doc = #range_doc]
-            pub fn #range #generics (#args #range_param: impl #rt::RangeBounds<#element>) -> #rt::Result<#rt::KeyQuery, #rt::ConversionError> {
-                let __pk = #build_pk;
-                let __prefix = #build_prefix;
+        let field_name = f.ident.to_string();
+        let bounds_to_keys = match (verbatim, separator) {
+            // Verbatim text last in the key sorts exactly like the values.
+            (true, None) => quote! {
+                let __lower = #range_param.start_bound().map(|__v| #rt::String::from(*__v));
+                let __upper = #range_param.end_bound().map(|__v| #rt::String::from(*__v));
+                let (__lo, __hi) = #rt::segment_range(&__prefix, __lower, __upper, false, false);
+                #rt::Result::Ok(#rt::KeyQuery::row_range(<Self as #rt::TableEntity>::TABLE, #index_tokens, __pk, __lo, __hi))
+            },
+            // With more key after it, the bounds read a little more and a check keeps the
+            // exact values.
+            (true, Some(sep)) => quote! {
+                let (__lo, __hi) = #rt::verbatim_range(
+                    &__prefix,
+                    #range_param.start_bound().map(|__v| *__v),
+                    #range_param.end_bound().map(|__v| *__v),
+                    #sep,
+                );
+                let __check = #rt::verbatim_check(
+                    #field_name,
+                    ::core::clone::Clone::clone(&__prefix),
+                    #sep,
+                    #range_param.start_bound().map(|__v| #rt::String::from(*__v)),
+                    #range_param.end_bound().map(|__v| #rt::String::from(*__v)),
+                );
+                #rt::Result::Ok(#rt::KeyQuery::row_range(<Self as #rt::TableEntity>::TABLE, #index_tokens, __pk, __lo, __hi).with_row_key_check(__check))
+            },
+            _ => quote! {
                 let __encode = |__v: &#element| -> #rt::Result<#rt::String, #rt::ConversionError> {
                     let mut __key = #rt::String::new();
                     #push
@@ -471,23 +516,50 @@ fn query_methods(
                 let __upper = #rt::map_bound(#range_param.end_bound(), &__encode)?;
                 let (__lo, __hi) = #rt::segment_range(&__prefix, __lower, __upper, #more_follows, #inverted);
                 #rt::Result::Ok(#rt::KeyQuery::row_range(<Self as #rt::TableEntity>::TABLE, #index_tokens, __pk, __lo, __hi))
+            },
+        };
+        methods.push(quote! {
+            #[doc = #range_doc]
+            pub fn #range #generics (#args #range_param: impl #rt::RangeBounds<#element>) -> #rt::Result<#rt::KeyQuery, #rt::ConversionError> {
+                let __pk = #build_pk;
+                let __prefix = #build_prefix;
+                #bounds_to_keys
             }
         });
-        if is_string(f) && *format == SegmentFormat::Default {
+        if is_string(f) {
             let starting = format_ident!("{prefix}{}_starting_with", f.ident);
             let doc = format!(
                 "Range query on {what}: `{{{}}}` starting with a prefix.",
                 f.ident
             );
+            let body = match (verbatim, separator) {
+                (true, None) => quote! {
+                    let (__lo, __hi) = #rt::starts_with_range(&__prefix, #prefix_param);
+                    #rt::Result::Ok(#rt::KeyQuery::row_range(<Self as #rt::TableEntity>::TABLE, #index_tokens, __pk, __lo, __hi))
+                },
+                (true, Some(sep)) => quote! {
+                    let (__lo, __hi) = #rt::starts_with_range(&__prefix, #prefix_param);
+                    let __check = #rt::verbatim_prefix_check(
+                        #field_name,
+                        ::core::clone::Clone::clone(&__prefix),
+                        #sep,
+                        #rt::String::from(#prefix_param),
+                    );
+                    #rt::Result::Ok(#rt::KeyQuery::row_range(<Self as #rt::TableEntity>::TABLE, #index_tokens, __pk, __lo, __hi).with_row_key_check(__check))
+                },
+                _ => quote! {
+                    let mut __value = #rt::String::new();
+                    #rt::push_escaped_segment(&mut __value, #prefix_param, #rt::Follows::End);
+                    let (__lo, __hi) = #rt::starts_with_range(&__prefix, &__value);
+                    #rt::Result::Ok(#rt::KeyQuery::row_range(<Self as #rt::TableEntity>::TABLE, #index_tokens, __pk, __lo, __hi))
+                },
+            };
             methods.push(quote! {
                 #[doc = #doc]
                 pub fn #starting(#args #prefix_param: &str) -> #rt::Result<#rt::KeyQuery, #rt::ConversionError> {
                     let __pk = #build_pk;
                     let __prefix = #build_prefix;
-                    let mut __value = #rt::String::new();
-                    #rt::push_str_segment(&mut __value, #prefix_param, false);
-                    let (__lo, __hi) = #rt::starts_with_range(&__prefix, &__value);
-                    #rt::Result::Ok(#rt::KeyQuery::row_range(<Self as #rt::TableEntity>::TABLE, #index_tokens, __pk, __lo, __hi))
+                    #body
                 }
             });
         }

@@ -6,8 +6,9 @@ use std::fmt;
 /// How a placeholder's value is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SegmentFormat {
-    /// The type's default: strings escaped, integers padded to their type's width, times as
-    /// ISO 8601, GUIDs hyphenated.
+    /// The type's default: strings verbatim (as written, refused at write time when they
+    /// hold a forbidden character or the separator that ends them), integers padded to their
+    /// type's width, times as ISO 8601, GUIDs hyphenated. `{code:raw}` is a synonym.
     Default,
     /// An integer zero-padded to this many digits (`{id:06}` or `{id:6}`).
     Width(usize),
@@ -21,10 +22,10 @@ pub enum SegmentFormat {
     Date,
     /// A UTC hour bucket, `2024-05-01T10` (`{at:hour}`).
     Hour,
-    /// A string written as it is, without escaping (`{code:raw}`): the value must not hold a
-    /// character the service forbids (checked when the key is built), and, unless it is the
-    /// last part of the key, the value must not contain the separator that follows it.
-    Raw,
+    /// A string escaped into an order-preserving, reversible form (`{name:escaped}`): any
+    /// text fits, and compound keys sort exactly like the values, at the price of keys that
+    /// other clients don't write (`ann@contoso..com`).
+    Escaped,
 }
 
 impl SegmentFormat {
@@ -50,7 +51,7 @@ impl SegmentFormat {
             SegmentFormat::Iso => "iso".into(),
             SegmentFormat::Date => "date".into(),
             SegmentFormat::Hour => "hour".into(),
-            SegmentFormat::Raw => "raw".into(),
+            SegmentFormat::Escaped => "escaped".into(),
         }
     }
 }
@@ -150,7 +151,9 @@ fn parse_format(field: &str, spec: &str) -> Result<SegmentFormat, TemplateError>
         "iso" => SegmentFormat::Iso,
         "date" => SegmentFormat::Date,
         "hour" => SegmentFormat::Hour,
-        "raw" => SegmentFormat::Raw,
+        // `raw` was the explicit verbatim form before verbatim became the default.
+        "raw" => SegmentFormat::Default,
+        "escaped" => SegmentFormat::Escaped,
         digits if digits.bytes().all(|b| b.is_ascii_digit()) => {
             let width: usize = digits.parse().map_err(|_| {
                 TemplateError(format!("the width in `{{{field}:{spec}}}` is too large"))
@@ -164,7 +167,7 @@ fn parse_format(field: &str, spec: &str) -> Result<SegmentFormat, TemplateError>
         }
         _ => {
             return Err(TemplateError(format!(
-                "unknown format `{spec}` in `{{{field}:{spec}}}`; expected a width like `06`, `ticks`, `inverted_ticks`, `iso`, `date`, `hour` or `raw`"
+                "unknown format `{spec}` in `{{{field}:{spec}}}`; expected a width like `06`, `ticks`, `inverted_ticks`, `iso`, `date`, `hour` or `escaped`"
             )));
         }
     })

@@ -21,10 +21,9 @@ A key template (the entity's keys or an index's) whose longest possible value is
 - integers: their width (`{n:06}` is 6; the default is the type's width: 3, 5, 10 or 20);
 - times: `ticks` and `inverted_ticks` 19, `iso` and the default 28, `date` 10, `hour` 13;
 - a `Uuid`: 36;
-- a `String` with `#[table(max_len = N)]`: `3 * N`, plus 1 for the space that ends it when more
-  of the key follows. Escaping writes some characters as two or three (a `.` as `..`, a control
-  character as `!` and two hex digits), so 3 per character is the bound that always holds; a
-  `:raw` string counts `N`.
+- a `String` with `#[table(max_len = N)]`: `N` (verbatim, the default); written `:escaped`,
+  `3 * N`, plus 1 for the space that ends it when more of the key follows (escaping writes some
+  characters as two or three: a `.` as `..`, a control character as `!` and two hex digits).
 
 A `String` placeholder without `max_len` (and a field of a type the linter can't measure) has no
 bound. Each such key is reported as a note (whatever the rule's level): a risk rather than a
@@ -98,29 +97,36 @@ pub fn key_bound(design: &Design, key: &Key) -> KeyBound {
             (SegmentFormat::Iso, _) => 28,
             (SegmentFormat::Date, _) => 10,
             (SegmentFormat::Hour, _) => 13,
-            (SegmentFormat::Raw | SegmentFormat::Default, TypeKind::String) => match f.max_len {
-                Some(max) => {
-                    let units = if format == SegmentFormat::Raw {
-                        max
-                    } else {
-                        3 * max + usize::from(more_follows)
-                    };
-                    bound.strings.push((field.clone(), units));
-                    units
+            (SegmentFormat::Escaped | SegmentFormat::Default, TypeKind::String) => {
+                match f.max_len {
+                    Some(max) => {
+                        let units = if format == SegmentFormat::Escaped {
+                            3 * max + usize::from(more_follows)
+                        } else {
+                            max
+                        };
+                        let label = if format == SegmentFormat::Escaped {
+                            format!("{field}:escaped")
+                        } else {
+                            field.clone()
+                        };
+                        bound.strings.push((label, units));
+                        units
+                    }
+                    None => {
+                        bound
+                            .unbounded
+                            .push((field.clone(), "a `String` without `max_len`"));
+                        continue;
+                    }
                 }
-                None => {
-                    bound
-                        .unbounded
-                        .push((field.clone(), "a `String` without `max_len`"));
-                    continue;
-                }
-            },
+            }
             (SegmentFormat::Default, TypeKind::Integer { .. }) => {
                 f.kind.integer_width().unwrap_or(20)
             }
             (SegmentFormat::Default, TypeKind::Uuid) => 36,
             (SegmentFormat::Default, TypeKind::Time) => 28,
-            (SegmentFormat::Default | SegmentFormat::Raw, TypeKind::Other) => {
+            (SegmentFormat::Default, TypeKind::Other) => {
                 bound.unbounded.push((
                     field.clone(),
                     "of a type whose key form the linter can't measure",
@@ -160,9 +166,11 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
                     if strings.is_empty() {
                         String::new()
                     } else {
+                        let escaped = bound.strings.iter().any(|(f, _)| f.ends_with(":escaped"));
                         format!(
-                            ": {}, counting 3 per character for escaping",
-                            strings.join(", ")
+                            ": {}{}",
+                            strings.join(", "),
+                            if escaped { ", counting 3 per character for escaping" } else { "" }
                         )
                     }
                 ),
@@ -222,8 +230,14 @@ mod tests {
                 at: OffsetDateTime, id: u32, g: Uuid, n: u16, when: OffsetDateTime, free: String
             }"#,
         );
-        // `t_` 2 + name 3*10+1 + `_` 1 + ticks 19.
-        assert_eq!(key_bound(&d, &d.partition_key).units, 53);
+        // `t_` 2 + name 10 (verbatim) + `_` 1 + ticks 19.
+        assert_eq!(key_bound(&d, &d.partition_key).units, 32);
+        let escaped = design(
+            r#"#[table(name = "T", partition_key = "t_{name:escaped}_{id}", row_key = "{id}")]
+            struct S { #[table(max_len = 10)] name: String, id: u32 }"#,
+        );
+        // `t_` 2 + name 3*10 + the space that ends it 1 + `_` 1 + id 10.
+        assert_eq!(key_bound(&escaped, &escaped.partition_key).units, 44);
         // id 10 + 1 + 36 + 1 + 4 + 1 + 28.
         assert_eq!(key_bound(&d, &d.row_key).units, 81);
         assert!(findings(&d, "").is_empty());
@@ -232,7 +246,7 @@ mod tests {
     #[test]
     fn over_the_limit_and_unbounded_keys_are_reported() {
         let d = design(
-            r#"#[table(name = "T", partition_key = "{tenant}", row_key = "{path}")]
+            r#"#[table(name = "T", partition_key = "{tenant}", row_key = "{path:escaped}")]
             struct S { tenant: String, #[table(max_len = 200)] path: String }"#,
         );
         // By default: the unbounded PartitionKey as a note, and the RowKey over the limit.

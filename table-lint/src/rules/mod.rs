@@ -26,8 +26,8 @@ pub mod ne_on_optional;
 pub mod or_on_row_key;
 pub mod property_only_partition_filter;
 pub mod random_row_key_ordered;
-pub mod raw_segment_separator;
 pub mod table_scan_filter;
+pub mod text_segment_separator;
 pub mod time_only_partition_key;
 pub mod unique_partition_key;
 pub mod unmaintained_index;
@@ -202,7 +202,7 @@ pub fn all() -> &'static [&'static Rule] {
         &unsortable_number::RULE,
         &unsortable_time::RULE,
         &forbidden_key_literal::RULE,
-        &raw_segment_separator::RULE,
+        &text_segment_separator::RULE,
         &key_too_long::RULE,
         &entity_too_large::RULE,
         &colliding_row_keys::RULE,

@@ -17,7 +17,9 @@ pub static RULE: Rule = Rule {
 An integer placeholder with an explicit width, `{n:06}` or `{n:6}`, when:
 
 - the width is smaller than the digits the type's largest value needs (3 for `u8`, 5 for `u16`,
-  10 for `u32`, 20 for 64-bit types): values above `10^W - 1` (`999999` for a width of 6) don't fit;
+  10 for `u32`, 20 for 64-bit types): values above `10^W - 1` (`999999` for a width of 6) don't
+  fit. A field that declares its bound, `#[table(max = 999_999)]`, is not flagged: the design
+  says what fits, the derive checks that the width holds it, and writes check the value;
 - the type is signed: a zero-padded segment holds only values from 0, so negatives don't fit.
 
 ## Why it is bad
@@ -36,7 +38,7 @@ struct Employee { department: String, employee_id: u32 }
 Drop the width: the default pads an integer to its type's full width, and offsets signed types
 so that negatives sort before positives. Or give the width the type's digits (`{employee_id:010}`
 for `u32`), or pick a type whose every value fits the width you want (`u16` for 5 digits). If the
-values are bounded by design, allow TK005 with the bound as the reason.
+values are bounded by design, declare the bound on the field (`#[table(max = 999_999)]`).
 
 ## From the guides
 Sorting in table storage: numbers in keys are padded with zeros to a fixed length so that they
@@ -84,7 +86,7 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
                         "drop the width (`{{{field}}}`): the default offsets signed values so negatives sort first"
                     ),
                 )
-            } else if narrow {
+            } else if narrow && f.max.is_none() {
                 (
                     format!(
                         "`{{{field}:{}}}` in {} is narrower than `{ty}` ({type_width} digits): the largest value that fits is {largest}, a larger one is refused when the key is written",

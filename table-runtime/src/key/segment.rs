@@ -7,19 +7,67 @@ use uuid::Uuid;
 use super::encode::{self, KeyEncodingError, STRING_TERMINATOR, integer_width};
 use crate::value::DateTime;
 
-/// A type usable as a key placeholder, with its default encoding: strings escaped (and ended by
-/// a space when more key follows), integers zero-padded to their type's width (signed ones
-/// offset so negatives sort first), times as fixed-width ISO 8601, GUIDs hyphenated.
+/// What follows a segment in its key template: the end of the key, or a literal separator
+/// (two placeholders are never adjacent; the derive refuses such a template).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Follows<'a> {
+    /// The segment is the last part of the key.
+    End,
+    /// This literal text comes next (`_` in `{department}_{id}`).
+    Separator(&'a str),
+}
+
+impl Follows<'_> {
+    /// Whether more of the key follows the segment.
+    pub fn more(self) -> bool {
+        matches!(self, Follows::Separator(_))
+    }
+}
+
+/// A type usable as a key placeholder, with its default encoding: strings verbatim, integers
+/// zero-padded to their type's width (signed ones offset so negatives sort first), times as
+/// fixed-width ISO 8601, GUIDs hyphenated.
+///
+/// A type of your own becomes a key segment by implementing this trait; a text-like type can
+/// delegate to [`push_verbatim`] and [`parse_verbatim`], which apply the verbatim rules.
+///
+/// ```
+/// use table_runtime::key::segment::{Follows, KeySegment, parse_verbatim, push_verbatim};
+/// use table_runtime::key::encode::KeyEncodingError;
+///
+/// /// A country code, written as it is.
+/// struct Country(String);
+///
+/// impl KeySegment for Country {
+///     fn push_key(&self, out: &mut String, follows: Follows<'_>) -> Result<(), KeyEncodingError> {
+///         if self.0.len() != 2 {
+///             return Err(KeyEncodingError(format!("`{}` is not a two-letter code", self.0)));
+///         }
+///         push_verbatim(out, &self.0, follows)
+///     }
+///     fn parse_key<'t>(text: &'t str, follows: Follows<'_>) -> Result<(Self, &'t str), KeyEncodingError> {
+///         let (code, rest) = parse_verbatim(text, follows)?;
+///         Ok((Country(code.to_owned()), rest))
+///     }
+/// }
+///
+/// let mut key = String::new();
+/// Country("NZ".into()).push_key(&mut key, Follows::Separator("_")).unwrap();
+/// assert_eq!(key, "NZ");
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` can't be a key segment",
-    note = "keys take strings, integers up to 64 bits, uuid::Uuid, time::OffsetDateTime and table_runtime::DateTime"
+    note = "keys take strings, integers up to 64 bits, uuid::Uuid, time::OffsetDateTime, table_runtime::DateTime and types that implement `KeySegment`"
 )]
 pub trait KeySegment: Sized {
-    /// Appends the encoding. `more_follows` is true when the template continues after this
-    /// placeholder.
-    fn push_key(&self, out: &mut String, more_follows: bool) -> Result<(), KeyEncodingError>;
-    /// Reads a value from the front of `text`, returning it and the rest of the text.
-    fn parse_key(text: &str, more_follows: bool) -> Result<(Self, &str), KeyEncodingError>;
+    /// Appends the encoding; `follows` says what the template writes after it.
+    fn push_key(&self, out: &mut String, follows: Follows<'_>) -> Result<(), KeyEncodingError>;
+    /// Reads a value from the front of `text`, returning it and the rest of the text (which
+    /// starts with the separator, if one follows).
+    fn parse_key<'t>(
+        text: &'t str,
+        follows: Follows<'_>,
+    ) -> Result<(Self, &'t str), KeyEncodingError>;
 }
 
 /// Splits `width` characters off the front of `text`.
@@ -32,31 +80,138 @@ fn take(text: &str, width: usize) -> Result<(&str, &str), KeyEncodingError> {
     Ok(text.split_at(width))
 }
 
-impl KeySegment for String {
-    fn push_key(&self, out: &mut String, more_follows: bool) -> Result<(), KeyEncodingError> {
-        encode::push_escaped(out, self);
-        if more_follows {
-            out.push(STRING_TERMINATOR);
-        }
-        Ok(())
-    }
-    fn parse_key(text: &str, more_follows: bool) -> Result<(Self, &str), KeyEncodingError> {
-        if more_follows {
-            let (segment, rest) = encode::split_terminated(text)?;
-            Ok((encode::unescape(segment)?, rest))
+/// Appends a text value as it is (the verbatim rules): an error, never a changed key, when the
+/// value holds a character the service forbids in keys, or holds the separator that ends its
+/// segment (where reading the key back would split it elsewhere).
+///
+/// ```
+/// use table_runtime::key::segment::{Follows, push_verbatim};
+/// let mut key = String::from("email_");
+/// push_verbatim(&mut key, "ann@contoso.com", Follows::End).unwrap();
+/// assert_eq!(key, "email_ann@contoso.com");
+/// let err = push_verbatim(&mut String::new(), "x_y", Follows::Separator("_")).unwrap_err();
+/// assert!(err.to_string().contains("`_`"), "{err}");
+/// assert!(push_verbatim(&mut String::new(), "a/b", Follows::End).is_err());
+/// ```
+pub fn push_verbatim(
+    out: &mut String,
+    value: &str,
+    follows: Follows<'_>,
+) -> Result<(), KeyEncodingError> {
+    check_verbatim(value, follows)?;
+    out.push_str(value);
+    Ok(())
+}
+
+/// Checks that `value` can be written verbatim before `follows` and read back as itself.
+pub fn check_verbatim(value: &str, follows: Follows<'_>) -> Result<(), KeyEncodingError> {
+    if let Some(c) = value
+        .chars()
+        .find(|c| crate::key::is_forbidden_key_char(*c))
+    {
+        let shown = if c.is_control() {
+            format!("the control character U+{:04X}", c as u32)
         } else {
-            Ok((encode::unescape(text)?, ""))
-        }
+            format!("`{c}`")
+        };
+        return Err(KeyEncodingError(format!(
+            "`{}` holds {shown}, which the service forbids in keys (`/`, `\\`, `#`, `?` and control characters); use `{{field:escaped}}` for free-form text",
+            value.escape_debug()
+        )));
     }
+    if let Follows::Separator(separator) = follows
+        && first_separator(value, separator) < value.len()
+    {
+        return Err(KeyEncodingError(format!(
+            "`{value}` holds `{separator}`, the separator that ends its segment: the key would read back as other values; use `{{field:escaped}}` for text that may hold it, or another separator"
+        )));
+    }
+    Ok(())
+}
+
+/// Where the separator first occurs in `value` followed by the separator: at `value.len()`
+/// exactly when the segment reads back as `value` (an occurrence may start inside the value
+/// and end in the separator, as `a_` before `__`).
+fn first_separator(value: &str, separator: &str) -> usize {
+    if separator.is_empty() {
+        return value.len();
+    }
+    let mut joined = String::with_capacity(value.len() + separator.len());
+    joined.push_str(value);
+    joined.push_str(separator);
+    joined.find(separator).unwrap_or(value.len())
+}
+
+/// Reads a verbatim text segment from the front of `text`: up to the first `follows`
+/// separator, or the whole text at the end of the key.
+pub fn parse_verbatim<'t>(
+    text: &'t str,
+    follows: Follows<'_>,
+) -> Result<(&'t str, &'t str), KeyEncodingError> {
+    match follows {
+        Follows::End => Ok((text, "")),
+        Follows::Separator(separator) => match text.find(separator) {
+            Some(i) => Ok(text.split_at(i)),
+            None => Err(KeyEncodingError(format!(
+                "`{text}` has no `{separator}` after its text segment"
+            ))),
+        },
+    }
+}
+
+/// Appends a text value escaped (`{field:escaped}`): any text, reversible, and ordered like the
+/// values also when more key follows (the segment is then ended by a space).
+pub fn push_escaped_segment(out: &mut String, value: &str, follows: Follows<'_>) {
+    encode::push_escaped(out, value);
+    if follows.more() {
+        out.push(STRING_TERMINATOR);
+    }
+}
+
+/// Reads an escaped text segment (`{field:escaped}`) from the front of `text`.
+pub fn parse_escaped_segment<'t>(
+    text: &'t str,
+    follows: Follows<'_>,
+) -> Result<(String, &'t str), KeyEncodingError> {
+    if follows.more() {
+        let (segment, rest) = encode::split_terminated(text)?;
+        Ok((encode::unescape(segment)?, rest))
+    } else {
+        Ok((encode::unescape(text)?, ""))
+    }
+}
+
+impl KeySegment for String {
+    fn push_key(&self, out: &mut String, follows: Follows<'_>) -> Result<(), KeyEncodingError> {
+        push_verbatim(out, self, follows)
+    }
+    fn parse_key<'t>(
+        text: &'t str,
+        follows: Follows<'_>,
+    ) -> Result<(Self, &'t str), KeyEncodingError> {
+        let (value, rest) = parse_verbatim(text, follows)?;
+        check_verbatim(value, Follows::End)?;
+        Ok((value.to_owned(), rest))
+    }
+}
+
+/// An integer bounded by the design (`#[table(max = 999_999)]`): an error when it is above.
+pub fn check_max(value: i128, max: u64) -> Result<(), KeyEncodingError> {
+    if value > i128::from(max) {
+        return Err(KeyEncodingError(format!(
+            "{value} is above the design's bound `max = {max}`"
+        )));
+    }
+    Ok(())
 }
 
 macro_rules! unsigned_segment {
     ($($t:ty),*) => {$(
         impl KeySegment for $t {
-            fn push_key(&self, out: &mut String, _: bool) -> Result<(), KeyEncodingError> {
+            fn push_key(&self, out: &mut String, _: Follows<'_>) -> Result<(), KeyEncodingError> {
                 encode::push_unsigned(out, u64::from(*self), integer_width(<$t>::BITS, false))
             }
-            fn parse_key(text: &str, _: bool) -> Result<(Self, &str), KeyEncodingError> {
+            fn parse_key<'t>(text: &'t str, _: Follows<'_>) -> Result<(Self, &'t str), KeyEncodingError> {
                 let (digits, rest) = take(text, integer_width(<$t>::BITS, false))?;
                 let n = encode::parse_unsigned(digits, digits.len())?;
                 let v = <$t>::try_from(n).map_err(|_| KeyEncodingError(format!("`{digits}` is out of range for {}", stringify!($t))))?;
@@ -80,11 +235,11 @@ macro_rules! unsigned_segment {
 macro_rules! signed_segment {
     ($($t:ty),*) => {$(
         impl KeySegment for $t {
-            fn push_key(&self, out: &mut String, _: bool) -> Result<(), KeyEncodingError> {
+            fn push_key(&self, out: &mut String, _: Follows<'_>) -> Result<(), KeyEncodingError> {
                 encode::push_signed(out, i64::from(*self), <$t>::BITS);
                 Ok(())
             }
-            fn parse_key(text: &str, _: bool) -> Result<(Self, &str), KeyEncodingError> {
+            fn parse_key<'t>(text: &'t str, _: Follows<'_>) -> Result<(Self, &'t str), KeyEncodingError> {
                 let (digits, rest) = take(text, integer_width(<$t>::BITS, true))?;
                 let n = encode::parse_signed(digits, <$t>::BITS)?;
                 let v = <$t>::try_from(n).map_err(|_| KeyEncodingError(format!("`{digits}` is out of range for {}", stringify!($t))))?;
@@ -122,11 +277,11 @@ unsigned_segment!(u8, u16, u32, u64);
 signed_segment!(i8, i16, i32, i64);
 
 impl KeySegment for Uuid {
-    fn push_key(&self, out: &mut String, _: bool) -> Result<(), KeyEncodingError> {
+    fn push_key(&self, out: &mut String, _: Follows<'_>) -> Result<(), KeyEncodingError> {
         out.push_str(self.hyphenated().encode_lower(&mut Uuid::encode_buffer()));
         Ok(())
     }
-    fn parse_key(text: &str, _: bool) -> Result<(Self, &str), KeyEncodingError> {
+    fn parse_key<'t>(text: &'t str, _: Follows<'_>) -> Result<(Self, &'t str), KeyEncodingError> {
         let (hex, rest) = take(text, 36)?;
         let id =
             Uuid::try_parse(hex).map_err(|_| KeyEncodingError(format!("`{hex}` is not a GUID")))?;
@@ -225,19 +380,19 @@ impl TimeSegment for OffsetDateTime {
 }
 
 impl KeySegment for DateTime {
-    fn push_key(&self, out: &mut String, _: bool) -> Result<(), KeyEncodingError> {
+    fn push_key(&self, out: &mut String, _: Follows<'_>) -> Result<(), KeyEncodingError> {
         self.push_time(out, TimeFormat::Iso8601)
     }
-    fn parse_key(text: &str, _: bool) -> Result<(Self, &str), KeyEncodingError> {
+    fn parse_key<'t>(text: &'t str, _: Follows<'_>) -> Result<(Self, &'t str), KeyEncodingError> {
         Self::parse_time(text, TimeFormat::Iso8601)
     }
 }
 
 impl KeySegment for OffsetDateTime {
-    fn push_key(&self, out: &mut String, _: bool) -> Result<(), KeyEncodingError> {
+    fn push_key(&self, out: &mut String, _: Follows<'_>) -> Result<(), KeyEncodingError> {
         self.push_time(out, TimeFormat::Iso8601)
     }
-    fn parse_key(text: &str, _: bool) -> Result<(Self, &str), KeyEncodingError> {
+    fn parse_key<'t>(text: &'t str, _: Follows<'_>) -> Result<(Self, &'t str), KeyEncodingError> {
         Self::parse_time(text, TimeFormat::Iso8601)
     }
 }
@@ -269,15 +424,43 @@ mod tests {
     #[test]
     fn segments_round_trip() {
         let mut key = String::new();
-        "Smith/Jones".to_string().push_key(&mut key, true).unwrap();
+        "Smith-Jones"
+            .to_string()
+            .push_key(&mut key, Follows::Separator("_"))
+            .unwrap();
         key.push('_');
-        42u32.push_key(&mut key, false).unwrap();
-        assert_eq!(key, "Smith.~Jones _0000000042");
-        let (name, rest) = String::parse_key(&key, true).unwrap();
+        42u32.push_key(&mut key, Follows::End).unwrap();
+        assert_eq!(key, "Smith-Jones_0000000042");
+        let (name, rest) = String::parse_key(&key, Follows::Separator("_")).unwrap();
         let rest = expect_literal(rest, "_").unwrap();
-        let (id, rest) = u32::parse_key(rest, false).unwrap();
+        let (id, rest) = u32::parse_key(rest, Follows::End).unwrap();
         expect_end(rest).unwrap();
-        assert_eq!((name.as_str(), id), ("Smith/Jones", 42));
+        assert_eq!((name.as_str(), id), ("Smith-Jones", 42));
+    }
+
+    #[test]
+    fn verbatim_text_refuses_what_would_not_read_back() {
+        let push = |v: &str, f| push_verbatim(&mut String::new(), v, f);
+        assert!(push("x_y", Follows::Separator("_")).is_err());
+        assert!(push("x_y", Follows::End).is_ok());
+        // An occurrence of the separator that starts in the value and ends in the separator.
+        assert!(push("a_", Follows::Separator("__")).is_err());
+        assert!(push("a_b", Follows::Separator("__")).is_ok());
+        for bad in ["a/b", "a\\b", "a#b", "a?b", "a\tb", "a\u{7F}b", "a\u{85}b"] {
+            assert!(push(bad, Follows::End).is_err(), "{bad:?}");
+        }
+        // Reading refuses a segment that no value could have written.
+        assert!(String::parse_key("a#b", Follows::End).is_err());
+    }
+
+    #[test]
+    fn escaped_text_takes_anything() {
+        let mut key = String::new();
+        push_escaped_segment(&mut key, "Smith/Jones", Follows::Separator("_"));
+        key.push('_');
+        assert_eq!(key, "Smith.~Jones _");
+        let (name, rest) = parse_escaped_segment(&key, Follows::Separator("_")).unwrap();
+        assert_eq!((name.as_str(), rest), ("Smith/Jones", "_"));
     }
 
     #[test]

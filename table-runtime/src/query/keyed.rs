@@ -4,6 +4,7 @@
 
 use std::fmt;
 use std::ops::Bound;
+use std::sync::Arc;
 
 use super::{Filter, Query, QueryClass, quote};
 use crate::error::StoreError;
@@ -17,7 +18,54 @@ pub struct KeyQuery {
     partition: String,
     filter: String,
     top: Option<usize>,
+    check: Option<RowKeyCheck>,
 }
+
+/// A test every RowKey a query reads must pass: where verbatim text makes a RowKey range wider
+/// than the values asked for (a range over a text segment that more key follows), the typed
+/// read parses each RowKey and keeps only the values in the range.
+#[derive(Clone)]
+pub struct RowKeyCheck {
+    what: String,
+    test: Arc<dyn Fn(&str) -> bool + Send + Sync>,
+}
+
+impl RowKeyCheck {
+    /// A check described by `what` (shown in the query's description).
+    pub fn new(
+        what: impl Into<String>,
+        test: impl Fn(&str) -> bool + Send + Sync + 'static,
+    ) -> Self {
+        RowKeyCheck {
+            what: what.into(),
+            test: Arc::new(test),
+        }
+    }
+
+    /// What the check keeps.
+    pub fn describe(&self) -> &str {
+        &self.what
+    }
+
+    /// Whether a RowKey passes.
+    pub fn passes(&self, row_key: &str) -> bool {
+        (self.test)(row_key)
+    }
+}
+
+impl fmt::Debug for RowKeyCheck {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("RowKeyCheck").field(&self.what).finish()
+    }
+}
+
+impl PartialEq for RowKeyCheck {
+    fn eq(&self, other: &RowKeyCheck) -> bool {
+        self.what == other.what
+    }
+}
+
+impl Eq for RowKeyCheck {}
 
 impl KeyQuery {
     /// One entity by its keys.
@@ -39,6 +87,7 @@ impl KeyQuery {
             partition: partition_key,
             filter,
             top: None,
+            check: None,
         }
     }
 
@@ -56,6 +105,7 @@ impl KeyQuery {
             partition: partition_key,
             filter,
             top: None,
+            check: None,
         }
     }
 
@@ -102,6 +152,7 @@ impl KeyQuery {
             partition: partition_key,
             filter,
             top: None,
+            check: None,
         }
     }
 
@@ -109,6 +160,23 @@ impl KeyQuery {
     pub fn top(mut self, n: usize) -> KeyQuery {
         self.top = Some(n);
         self
+    }
+
+    /// Keeps only the entities whose RowKey passes `check` (see [`RowKeyCheck`]).
+    pub fn with_row_key_check(mut self, check: RowKeyCheck) -> KeyQuery {
+        self.check = Some(check);
+        self
+    }
+
+    /// The RowKey check the typed read applies after reading, if the filter alone is wider
+    /// than the values asked for.
+    pub fn row_key_check(&self) -> Option<&RowKeyCheck> {
+        self.check.as_ref()
+    }
+
+    /// Whether an entity the filter returned is a result: its RowKey passes the check.
+    pub fn keeps(&self, row_key: &str) -> bool {
+        self.check.as_ref().is_none_or(|c| c.passes(row_key))
     }
 
     /// The table.
@@ -168,7 +236,11 @@ impl fmt::Display for KeyQuery {
         if let Some(top) = self.top {
             write!(f, ", first {top}")?;
         }
-        write!(f, ": {}", self.filter)
+        write!(f, ": {}", self.filter)?;
+        if let Some(check) = &self.check {
+            write!(f, "; then {}", check.describe())?;
+        }
+        Ok(())
     }
 }
 
@@ -236,6 +308,111 @@ pub fn segment_range(
             .map_or(Bound::Unbounded, Bound::Excluded),
     };
     (low, high)
+}
+
+/// The RowKey bounds for a range over a verbatim text segment that `separator` and more key
+/// follow. Verbatim text does not sort like the values once a separator follows (`a!_1` sorts
+/// before `a_1` though `a!` is after `a`), so the bounds cover every key whose segment is in
+/// the range, and a [`RowKeyCheck`] keeps the exact ones: the lower bound is the prefix and
+/// the lower value; the upper one covers the upper value and every key whose segment is a
+/// shorter piece of it followed by the separator.
+///
+/// ```
+/// use std::ops::Bound;
+/// use table_runtime::query::keyed::verbatim_range;
+/// let (lo, hi) = verbatim_range("x_", Bound::Included("a"), Bound::Excluded("c"), "_");
+/// assert_eq!(lo, Bound::Included("x_a".to_owned()));
+/// // `c` itself is excluded, but no value below `c` makes a key above `x_c`.
+/// assert_eq!(hi, Bound::Excluded("x_c".to_owned()));
+/// ```
+pub fn verbatim_range(
+    prefix: &str,
+    lower: Bound<&str>,
+    upper: Bound<&str>,
+    separator: &str,
+) -> (Bound<String>, Bound<String>) {
+    use crate::key::compare_utf16;
+    let low = match lower {
+        Bound::Included(v) | Bound::Excluded(v) => Bound::Included(format!("{prefix}{v}")),
+        Bound::Unbounded if prefix.is_empty() => Bound::Unbounded,
+        Bound::Unbounded => Bound::Included(prefix.to_owned()),
+    };
+    let whole_prefix_end = || prefix_successor(prefix).filter(|_| !prefix.is_empty());
+    let high = match upper {
+        Bound::Unbounded => whole_prefix_end(),
+        Bound::Included(v) | Bound::Excluded(v) => {
+            // Below `prefix + v`: every value under the upper one that is not a piece of it;
+            // with the upper value included, its own keys (`prefix + v + separator + …`) too.
+            let mut end = match upper {
+                Bound::Included(_) => prefix_successor(&format!("{prefix}{v}{separator}")),
+                _ => Some(format!("{prefix}{v}")),
+            };
+            // A value that is a shorter piece of the upper one, followed by the separator.
+            for (i, _) in v.char_indices() {
+                let candidate = prefix_successor(&format!("{prefix}{}{separator}", &v[..i]));
+                end = match (end, candidate) {
+                    (Some(a), Some(b)) => Some(if compare_utf16(&a, &b).is_ge() { a } else { b }),
+                    _ => None,
+                };
+            }
+            end.or_else(whole_prefix_end)
+        }
+    }
+    .map_or(Bound::Unbounded, Bound::Excluded);
+    (low, high)
+}
+
+/// The check that keeps, of the keys a [`verbatim_range`] reads, those whose text segment (after
+/// `prefix`, ended by `separator`) lies between `lower` and `upper` in the service's order.
+pub fn verbatim_check(
+    field: &str,
+    prefix: String,
+    separator: &'static str,
+    lower: Bound<String>,
+    upper: Bound<String>,
+) -> RowKeyCheck {
+    use crate::key::compare_utf16;
+    let what =
+        format!("keeps the RowKeys whose `{{{field}}}` is in the range (read back from each key)");
+    RowKeyCheck::new(what, move |row_key: &str| {
+        let Some(value) = row_key
+            .strip_prefix(prefix.as_str())
+            .and_then(|rest| rest.find(separator).map(|i| &rest[..i]))
+        else {
+            return false;
+        };
+        let above = match &lower {
+            Bound::Included(l) => compare_utf16(value, l).is_ge(),
+            Bound::Excluded(l) => compare_utf16(value, l).is_gt(),
+            Bound::Unbounded => true,
+        };
+        let below = match &upper {
+            Bound::Included(u) => compare_utf16(value, u).is_le(),
+            Bound::Excluded(u) => compare_utf16(value, u).is_lt(),
+            Bound::Unbounded => true,
+        };
+        above && below
+    })
+}
+
+/// The check that keeps the RowKeys whose text segment (after `prefix`, ended by `separator`)
+/// starts with `value_prefix`: a key can start with `prefix + value_prefix` when its value is a
+/// shorter piece of `value_prefix` that the separator follows.
+pub fn verbatim_prefix_check(
+    field: &str,
+    prefix: String,
+    separator: &'static str,
+    value_prefix: String,
+) -> RowKeyCheck {
+    let what = format!(
+        "keeps the RowKeys whose `{{{field}}}` starts with the prefix (read back from each key)"
+    );
+    RowKeyCheck::new(what, move |row_key: &str| {
+        row_key
+            .strip_prefix(prefix.as_str())
+            .and_then(|rest| rest.find(separator).map(|i| &rest[..i]))
+            .is_some_and(|value| value.starts_with(value_prefix.as_str()))
+    })
 }
 
 /// The RowKey bounds of every key whose segment starts with the encoded `value_prefix`.
