@@ -1,0 +1,12 @@
+use table_runtime::TableEntity;
+
+#[derive(TableEntity)]
+#[table(name = "Employees", partition_key = "{department}", row_key = "empid_{employee_id:06}")]
+struct Employee {
+    #[table(max = 10)]
+    department: String,
+    #[table(max = 999_999)]
+    employee_id: u32,
+}
+
+fn main() {}
