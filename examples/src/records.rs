@@ -14,7 +14,7 @@
 use pollster::block_on;
 use table_runtime::archive::{ArchiveQueue, ArchiveWorker, keys_of, request_archive};
 use table_runtime::blob::{BlobQueue, BlobStore, BlobWorker, LargeTable, references};
-use table_runtime::{Backend, Query, StoreError, TableEntity};
+use table_runtime::{Backend, ErrorCode, Query, StoreError, TableEntity};
 
 /// The table of current employees.
 pub const CURRENT: &str = "EmployeeRecords";
@@ -174,7 +174,12 @@ async fn run_async<B: Backend>(backend: &B) -> Result<Report, StoreError> {
     let cleanup_jobs = records.cleaner().run_until_idle().await.done;
 
     let archive = records.table(ARCHIVE)?;
-    let archived = archive.get("Sales", "empid_0000000001").await?;
+    let archived = archive.get(&ann.key()).await?.ok_or_else(|| {
+        StoreError::new(
+            ErrorCode::ResourceNotFound,
+            format!("{} is not in {ARCHIVE}", ann.name),
+        )
+    })?;
     let check = current.check_blobs().await?;
     let mut photos_in_blobs = 0;
     for table in [CURRENT, ARCHIVE] {

@@ -399,7 +399,7 @@ fn records_a_mover_that_dies_halfway_is_finished_by_the_next<B: Backend>(backend
     block_on(records.cleaner().run_until_idle());
     assert!(ids(CURRENT).is_empty());
     let archive = records.table(ARCHIVE).unwrap();
-    let back = block_on(archive.get("Ops", "empid_0000000004")).unwrap();
-    assert_eq!(back, dan);
+    let back = block_on(archive.get(&dan.key())).unwrap();
+    assert_eq!(back, Some(dan));
     assert!(block_on(archive.check_blobs()).unwrap().is_consistent());
 }

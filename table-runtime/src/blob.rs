@@ -72,7 +72,7 @@
 //! block_on(table.insert(&ann)).unwrap();
 //! let stored = store.get("Employees", "Sales", "empid_000042", None).unwrap();
 //! assert!(stored.get("Photo").is_none() && stored.get("Photo_BlobRef").is_some());
-//! assert_eq!(block_on(table.get("Sales", "empid_000042")).unwrap(), ann);
+//! assert_eq!(block_on(table.get(&ann.key())).unwrap(), Some(ann.clone()));
 //!
 //! // A new photo: the worker deletes the old blob. (It also runs the insert's job, which
 //! // finds its blob referenced and keeps it.)
@@ -102,7 +102,7 @@ use crate::limits::Limits;
 use crate::query::{Continuation, Query};
 use crate::queue::{Queue, Receipt, Received, Steps, WorkOutcome};
 use crate::table::MAX_ATTEMPTS;
-use crate::typed::{ConversionError, TableEntity};
+use crate::typed::{ConversionError, KeyFor, TableEntity};
 use crate::value::Value;
 
 /// The container a [`LargeTable`] uses unless told otherwise.
@@ -1139,15 +1139,30 @@ impl<'a, B: Backend, T: TableEntity> LargeTable<'a, B, T> {
         Ok(T::from_entity(&entity)?)
     }
 
-    /// Reads one value by its keys, with its large values: one point read, then one blob read
-    /// per value kept in a blob. A reference whose blob is gone is retried on a fresh read (a
-    /// writer may have replaced it meanwhile) and otherwise reported as
-    /// [`LargeEntityError::MissingBlob`].
-    pub async fn get(&self, partition_key: &str, row_key: &str) -> Result<T, LargeEntityError> {
-        let mut entity = self
+    /// Reads the value with this key, with its large values: one point read, then one blob
+    /// read per value kept in a blob; `None` when there is no such value. A reference whose
+    /// blob is gone is retried on a fresh read (a writer may have replaced it meanwhile) and
+    /// otherwise reported as [`LargeEntityError::MissingBlob`].
+    pub async fn get<K: KeyFor<T>>(&self, key: &K) -> Result<Option<T>, LargeEntityError> {
+        let (partition_key, row_key) = (key.partition_key()?, key.row_key()?);
+        self.get_raw(&partition_key, &row_key).await
+    }
+
+    /// [`LargeTable::get`] by keys given as stored text.
+    pub async fn get_raw(
+        &self,
+        partition_key: &str,
+        row_key: &str,
+    ) -> Result<Option<T>, LargeEntityError> {
+        let mut entity = match self
             .backend
             .get(&self.table, partition_key, row_key, None)
-            .await?;
+            .await
+        {
+            Ok(entity) => entity,
+            Err(e) if e.code == ErrorCode::ResourceNotFound => return Ok(None),
+            Err(e) => return Err(e.into()),
+        };
         for _ in 0..MAX_ATTEMPTS {
             match self.resolve(entity.clone()) {
                 Err(missing @ LargeEntityError::MissingBlob { .. }) => {
@@ -1160,7 +1175,7 @@ impl<'a, B: Backend, T: TableEntity> LargeTable<'a, B, T> {
                     }
                     entity = again;
                 }
-                other => return other,
+                other => return other.map(Some),
             }
         }
         Err(StoreError::new(
@@ -1170,8 +1185,18 @@ impl<'a, B: Backend, T: TableEntity> LargeTable<'a, B, T> {
         .into())
     }
 
-    /// Deletes a value by its keys; the worker then deletes its blobs.
-    pub async fn delete(&self, partition_key: &str, row_key: &str) -> Result<(), LargeEntityError> {
+    /// Deletes the value with this key; the worker then deletes its blobs.
+    pub async fn delete<K: KeyFor<T>>(&self, key: &K) -> Result<(), LargeEntityError> {
+        let (partition_key, row_key) = (key.partition_key()?, key.row_key()?);
+        self.delete_raw(&partition_key, &row_key).await
+    }
+
+    /// [`LargeTable::delete`] by keys given as stored text.
+    pub async fn delete_raw(
+        &self,
+        partition_key: &str,
+        row_key: &str,
+    ) -> Result<(), LargeEntityError> {
         let keys = Keys::new(partition_key, row_key);
         for _ in 0..MAX_ATTEMPTS {
             let stored = self

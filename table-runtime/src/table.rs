@@ -29,8 +29,9 @@ use crate::index::{
 };
 use crate::query::keyed::KeyQuery;
 use crate::query::{Continuation, Query};
+use crate::store::QueryStats;
 use crate::transaction::Transaction;
-use crate::typed::TableEntity;
+use crate::typed::{KeyFor, TableEntity};
 
 /// Attempts of a read-modify-write before a concurrent writer wins.
 pub const MAX_ATTEMPTS: usize = 8;
@@ -50,6 +51,12 @@ pub struct TypedPage<T> {
     pub items: Vec<T>,
     /// Where the next page starts (serializable); `None` at the end.
     pub continuation: Option<Continuation>,
+    /// What the page cost: the query's class, the entities the backend examined and returned
+    /// (a backend that can't see the service's work counts returned ones as examined).
+    pub stats: QueryStats,
+    /// Of the entities returned, those the typed read passed over: other entity types and
+    /// index copies in a shared partition, and keys outside a verbatim range.
+    pub passed_over: usize,
 }
 
 fn refused(message: String) -> StoreError {
@@ -190,9 +197,41 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
         Self::written(self.commit_one(|tx| tx.merge(value, if_match)).await?)
     }
 
+    /// Deletes the value with this key and every index copy of it; `false` when there is no
+    /// such value. Without index copies this is one delete; with them the value is read first,
+    /// to find its copies (see [`Table::delete_value`]).
+    pub async fn delete<K: KeyFor<T>>(
+        &self,
+        key: &K,
+        if_match: IfMatch,
+    ) -> Result<bool, StoreError> {
+        let (partition_key, row_key) = (key.partition_key()?, key.row_key()?);
+        let gone = |e: &StoreError| e.code == ErrorCode::ResourceNotFound;
+        if T::INDEXES.is_empty() {
+            let op = BatchOperation::Delete {
+                partition_key,
+                row_key,
+                if_match,
+            };
+            return match self.backend.write(&self.name, op).await {
+                Ok(_) => Ok(true),
+                Err(e) if gone(&e) => Ok(false),
+                Err(e) => Err(e),
+            };
+        }
+        let Some(value) = self.get_raw(&partition_key, &row_key).await? else {
+            return Ok(false);
+        };
+        match self.delete_value(&value, if_match).await {
+            Ok(()) => Ok(true),
+            Err(e) if gone(&e) => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
     /// Deletes a value and every index copy of it: the entity and its same-partition copies in
     /// one transaction, copies in other partitions through the index queue.
-    pub async fn delete(&self, value: &T, if_match: IfMatch) -> Result<(), StoreError> {
+    pub async fn delete_value(&self, value: &T, if_match: IfMatch) -> Result<(), StoreError> {
         if !self.has_copies(value)? {
             let op = BatchOperation::Delete {
                 partition_key: value.partition_key()?,
@@ -206,19 +245,36 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
             .map(|_| ())
     }
 
-    /// Reads one value by its keys.
-    pub async fn get(&self, partition_key: &str, row_key: &str) -> Result<T, StoreError> {
+    /// Reads the value with this key (`EmployeeKey { department, employee_id }`, or
+    /// `EmployeeKey::new(…)`); `None` when there is none.
+    pub async fn get<K: KeyFor<T>>(&self, key: &K) -> Result<Option<T>, StoreError> {
+        let (partition_key, row_key) = (key.partition_key()?, key.row_key()?);
+        self.get_raw(&partition_key, &row_key).await
+    }
+
+    /// Reads one value by keys given as stored text (keys read from elsewhere: a message, a
+    /// log line, another client); `None` when there is none. Prefer [`Table::get`].
+    pub async fn get_raw(
+        &self,
+        partition_key: &str,
+        row_key: &str,
+    ) -> Result<Option<T>, StoreError> {
         let select = (!T::PROPERTIES.is_empty()).then_some(T::PROPERTIES);
-        let mut entity = self
+        let mut entity = match self
             .backend
             .get(&self.name, partition_key, row_key, select)
-            .await?;
+            .await
+        {
+            Ok(entity) => entity,
+            Err(e) if e.code == ErrorCode::ResourceNotFound => return Ok(None),
+            Err(e) => return Err(e),
+        };
         // A backend that leaves the keys out of a projection still answered for these keys.
         if entity.partition_key.is_empty() && entity.row_key.is_empty() {
             entity.partition_key = partition_key.to_owned();
             entity.row_key = row_key.to_owned();
         }
-        Ok(T::from_entity(&entity)?)
+        Ok(Some(T::from_entity(&entity)?))
     }
 
     fn to_query(query: &KeyQuery, continuation: Option<Continuation>) -> Result<Query, StoreError> {
@@ -277,8 +333,10 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
             .map(T::from_entity)
             .collect::<Result<Vec<_>, _>>()?;
         Ok(TypedPage {
+            passed_over: page.entities.len() - items.len(),
             items,
             continuation: page.continuation,
+            stats: page.stats,
         })
     }
 
@@ -314,6 +372,7 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
             started: false,
             yielded: 0,
             failed: false,
+            totals: QueryTotals::default(),
         }
     }
 
@@ -383,6 +442,32 @@ pub struct QueryStream<'t, 'b, B: Backend, T: TableEntity> {
     started: bool,
     yielded: usize,
     failed: bool,
+    totals: QueryTotals,
+}
+
+/// What a typed query cost so far, over every page fetched.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct QueryTotals {
+    /// The query's class (of its first page), once a page was fetched.
+    pub class: Option<crate::query::QueryClass>,
+    /// Pages fetched.
+    pub pages: usize,
+    /// Entities the backend examined.
+    pub examined: usize,
+    /// Entities the backend returned.
+    pub returned: usize,
+    /// Of those, the ones the typed read passed over (see [`TypedPage::passed_over`]).
+    pub passed_over: usize,
+}
+
+impl QueryTotals {
+    fn add<T>(&mut self, page: &TypedPage<T>) {
+        self.class.get_or_insert(page.stats.class);
+        self.pages += 1;
+        self.examined += page.stats.examined;
+        self.returned += page.stats.returned;
+        self.passed_over += page.passed_over;
+    }
 }
 
 impl<B: Backend, T: TableEntity> QueryStream<'_, '_, B, T> {
@@ -407,6 +492,7 @@ impl<B: Backend, T: TableEntity> QueryStream<'_, '_, B, T> {
                 .await
             {
                 Ok(page) => {
+                    self.totals.add(&page);
                     self.buffered.extend(page.items);
                     self.continuation = page.continuation;
                 }
@@ -418,6 +504,12 @@ impl<B: Backend, T: TableEntity> QueryStream<'_, '_, B, T> {
         }
         self.yielded += 1;
         self.buffered.pop_front().map(Ok)
+    }
+
+    /// What the query cost so far: its class and the entities examined, returned and passed
+    /// over on the pages fetched.
+    pub fn totals(&self) -> QueryTotals {
+        self.totals
     }
 
     /// Where the stream would continue after the values already fetched: store it to resume

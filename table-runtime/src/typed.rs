@@ -91,6 +91,16 @@ use crate::error::{ErrorCode, StoreError};
 use crate::key::encode::KeyEncodingError;
 use crate::value::{DateTime, Value};
 
+/// The key of a value of `T`, as its fields: what [`crate::Table::get`] and
+/// [`crate::Table::delete`] take. The derive implements it for the generated `{Struct}Key`, so
+/// no user code writes a key by hand.
+pub trait KeyFor<T: TableEntity> {
+    /// The PartitionKey these fields make.
+    fn partition_key(&self) -> Result<String, ConversionError>;
+    /// The RowKey these fields make.
+    fn row_key(&self) -> Result<String, ConversionError>;
+}
+
 /// Why a typed entity could not be built from, or turned into, an [`Entity`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ConversionError {

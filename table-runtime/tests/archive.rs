@@ -161,7 +161,9 @@ fn a_request_only_enqueues_and_the_worker_moves_the_entity_with_its_copy() {
     );
     let archived = Table::<_, Employee>::named(&s.store, "Archive");
     assert_eq!(
-        block_on(archived.get("Sales", "empid_000456")).unwrap(),
+        block_on(archived.get_raw("Sales", "empid_000456"))
+            .unwrap()
+            .unwrap(),
         ann()
     );
     assert!(consistent::<Employee>(&s.store, "Archive"));
@@ -445,7 +447,8 @@ fn an_update_made_during_the_move_is_archived_not_lost() {
     s.clock.advance(VISIBILITY);
     assert_eq!(block_on(worker.run_until_idle()).done, 1);
     let archived =
-        block_on(Table::<_, Employee>::named(store, "Archive").get("Sales", "empid_000456"))
+        block_on(Table::<_, Employee>::named(store, "Archive").get_raw("Sales", "empid_000456"))
+            .unwrap()
             .unwrap();
     assert_eq!(archived.name, "Ann Smith");
     assert!(row_keys(store, "Current").is_empty());
@@ -502,7 +505,9 @@ fn a_restore_brings_the_entity_back_but_never_over_a_different_live_one() {
         matches!(&outcome, WorkOutcome::Failed(why) if why.contains("already holds a different entity")),
         "{outcome:?}"
     );
-    let live = block_on(Table::<_, Employee>::new(&s.store).get("Sales", "empid_000456")).unwrap();
+    let live = block_on(Table::<_, Employee>::new(&s.store).get_raw("Sales", "empid_000456"))
+        .unwrap()
+        .unwrap();
     assert_eq!(live, newcomer);
     assert_eq!(placement(&s.store), (true, true));
 }

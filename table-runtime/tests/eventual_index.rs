@@ -139,7 +139,7 @@ fn copies_follow_inserts_renames_and_deletes_once_the_worker_runs() {
     assert_eq!(last_name_copies(&store), vec!["Smith_000042"]);
     assert!(consistent(&store));
 
-    block_on(table.delete(&renamed, IfMatch::Any)).unwrap();
+    block_on(table.delete(&renamed.key(), IfMatch::Any)).unwrap();
     block_on(worker.run_until_idle());
     assert!(last_name_copies(&store).is_empty());
     assert!(
@@ -220,7 +220,7 @@ fn a_worker_killed_between_any_two_steps_of_a_delete_is_finished_by_the_next() {
             block_on(t.insert(&ann())).unwrap();
         },
         |t| {
-            block_on(t.delete(&ann(), IfMatch::Any)).unwrap();
+            block_on(t.delete(&ann().key(), IfMatch::Any)).unwrap();
         },
     );
 }

@@ -94,7 +94,7 @@ fn copies_converge_after_random_faults_in_writers_and_workers() {
             for id in 0..8 {
                 let value = employee(id, round);
                 let outcome = match (round + id) % 4 {
-                    3 => block_on(table.delete(&value, IfMatch::Any)),
+                    3 => block_on(table.delete_value(&value, IfMatch::Any)),
                     _ => block_on(table.upsert(&value)).map(|_| ()),
                 };
                 // Only the injected errors count (deleting what isn't there is a plain 404).

@@ -134,7 +134,12 @@ fn small_values_stay_in_the_entity_and_large_ones_go_to_a_blob() {
         ("Photo", BlobKind::Binary, BIG as u64)
     );
     assert_eq!(s.blob_count(), 2);
-    assert_eq!(block_on(table.get("Sales", "empid_000042")).unwrap(), big);
+    assert_eq!(
+        block_on(table.get_raw("Sales", "empid_000042"))
+            .unwrap()
+            .unwrap(),
+        big
+    );
     // The write's job finds both blobs referenced and deletes nothing.
     assert_eq!(block_on(s.worker().run_until_idle()).done, 1);
     assert_eq!(s.blob_count(), 2);
@@ -149,7 +154,9 @@ fn always_moves_even_small_values() {
     assert!(s.stored().get("Photo_BlobRef").is_some());
     assert_eq!(s.blob_count(), 1);
     assert_eq!(
-        block_on(table.get("Sales", "empid_000042")).unwrap(),
+        block_on(table.get_raw("Sales", "empid_000042"))
+            .unwrap()
+            .unwrap(),
         ann(10)
     );
 }
@@ -219,7 +226,10 @@ fn an_entity_over_one_mib_moves_its_largest_values_until_it_fits() {
         .map(|(p, _)| p)
         .collect();
     assert_eq!(moved, vec!["P13"]);
-    assert_eq!(block_on(table.get("s1", "scan")).unwrap(), scan);
+    assert_eq!(
+        block_on(table.get_raw("s1", "scan")).unwrap().unwrap(),
+        scan
+    );
 }
 
 #[test]
@@ -240,7 +250,9 @@ fn replacing_and_deleting_leave_no_blob_behind_once_the_worker_runs() {
     assert_eq!(s.blob_count(), 1);
     assert!(s.blobs.get(&first.container, &first.name).is_err());
     assert_eq!(
-        block_on(table.get("Sales", "empid_000042")).unwrap(),
+        block_on(table.get_raw("Sales", "empid_000042"))
+            .unwrap()
+            .unwrap(),
         ann(BIG + 1)
     );
 
@@ -251,7 +263,7 @@ fn replacing_and_deleting_leave_no_blob_behind_once_the_worker_runs() {
     assert_eq!(s.stored().get("Photo"), Some(&Value::Binary(vec![0xAB; 5])));
 
     block_on(table.upsert(&ann(BIG))).unwrap();
-    block_on(table.delete("Sales", "empid_000042")).unwrap();
+    block_on(table.delete_raw("Sales", "empid_000042")).unwrap();
     assert_eq!(block_on(worker.run_until_idle()).done, 2);
     assert_eq!(s.blob_count(), 0);
     assert!(s.queue.is_empty());
@@ -340,7 +352,7 @@ fn a_worker_killed_between_any_two_steps_of_a_delete_is_finished_by_the_next() {
             block_on(t.insert(&both)).unwrap();
         },
         |t| {
-            block_on(t.delete("Sales", "empid_000042")).unwrap();
+            block_on(t.delete_raw("Sales", "empid_000042")).unwrap();
         },
         0,
     );
@@ -381,7 +393,9 @@ fn a_writer_killed_before_its_entity_write_leaves_the_old_value_and_a_job_for_th
     let report = block_on(table.check_blobs()).unwrap();
     assert_eq!((report.in_flight, report.orphaned.len()), (1, 0));
     assert_eq!(
-        block_on(table.get("Sales", "empid_000042")).unwrap(),
+        block_on(table.get_raw("Sales", "empid_000042"))
+            .unwrap()
+            .unwrap(),
         ann(BIG)
     );
     assert_eq!(block_on(s.worker().run_until_idle()).done, 0);
@@ -390,7 +404,9 @@ fn a_writer_killed_before_its_entity_write_leaves_the_old_value_and_a_job_for_th
     assert_eq!(s.blob_count(), 1);
     assert!(s.consistent());
     assert_eq!(
-        block_on(table.get("Sales", "empid_000042")).unwrap(),
+        block_on(table.get_raw("Sales", "empid_000042"))
+            .unwrap()
+            .unwrap(),
         ann(BIG)
     );
 }
@@ -400,7 +416,9 @@ fn a_writer_killed_after_its_entity_write_leaves_a_job_that_removes_the_old_blob
     let s = writer_dies(true);
     let table = s.table();
     assert_eq!(
-        block_on(table.get("Sales", "empid_000042")).unwrap(),
+        block_on(table.get_raw("Sales", "empid_000042"))
+            .unwrap()
+            .unwrap(),
         ann(300_000)
     );
     assert_eq!(s.blob_count(), 2);
@@ -441,7 +459,7 @@ fn a_job_whose_entity_holds_a_broken_reference_is_poisoned() {
     // Nothing was deleted on a guess.
     assert_eq!(s.blob_count(), 2);
 
-    let err = block_on(table.get("Sales", "empid_000042")).unwrap_err();
+    let err = block_on(table.get_raw("Sales", "empid_000042")).unwrap_err();
     assert!(
         matches!(&err, LargeEntityError::BadReference { property, .. } if property == "Photo_BlobRef"),
         "{err}"
@@ -457,7 +475,7 @@ fn a_job_whose_reads_keep_failing_is_poisoned() {
     let s = setup();
     let table = s.table();
     block_on(table.insert(&ann(BIG))).unwrap();
-    block_on(table.delete("Sales", "empid_000042")).unwrap();
+    block_on(table.delete_raw("Sales", "empid_000042")).unwrap();
     // The table is dropped before the worker runs: every read of it fails.
     s.store.delete_table("Employees").unwrap();
     let worker = s.worker();
@@ -521,7 +539,7 @@ fn the_garbage_check_finds_orphans_and_dangling_references_and_removes_orphans()
     assert_eq!(report.broken[0].property, "Photo_BlobRef");
     assert!(report.broken[0].problem.contains("does not exist"));
 
-    let err = block_on(table.get("Sales", "empid_000007")).unwrap_err();
+    let err = block_on(table.get_raw("Sales", "empid_000007")).unwrap_err();
     assert!(
         matches!(&err, LargeEntityError::MissingBlob { property, .. } if property == "Photo"),
         "{err}"
@@ -559,13 +577,13 @@ fn a_blob_whose_content_does_not_match_its_reference_is_reported() {
             BlobCondition::Always,
         )
         .unwrap();
-    let err = block_on(table.get("Sales", "empid_000042")).unwrap_err();
+    let err = block_on(table.get_raw("Sales", "empid_000042")).unwrap_err();
     assert!(err.to_string().contains("not UTF-8"), "{err}");
     // Another length.
     s.blobs
         .put(&cv.container, &cv.name, b"short", BlobCondition::Always)
         .unwrap();
-    let err = block_on(table.get("Sales", "empid_000042")).unwrap_err();
+    let err = block_on(table.get_raw("Sales", "empid_000042")).unwrap_err();
     assert!(err.to_string().contains("says 40000 bytes"), "{err}");
     let report = block_on(table.check_blobs()).unwrap();
     assert_eq!(report.broken.len(), 1);
@@ -597,12 +615,14 @@ fn a_photo_survives_its_employee_moving_to_the_archive_while_its_job_waits() {
         .named("FormerEmployees")
         .sharing_blobs_with(["Employees"]);
     assert_eq!(
-        block_on(archive.get("Sales", "empid_000042")).unwrap(),
+        block_on(archive.get_raw("Sales", "empid_000042"))
+            .unwrap()
+            .unwrap(),
         ann(BIG + 1)
     );
     assert!(block_on(archive.check_blobs()).unwrap().is_consistent());
     // Deleting the archived entity removes the photo.
-    block_on(archive.delete("Sales", "empid_000042")).unwrap();
+    block_on(archive.delete_raw("Sales", "empid_000042")).unwrap();
     block_on(s.worker().run_until_idle());
     assert_eq!(s.blob_count(), 0);
 }
@@ -612,13 +632,13 @@ fn bad_input_gives_clear_errors_and_writes_nothing() {
     let s = setup();
     let table = s.table();
 
-    // Unknown entity.
-    let err = block_on(table.get("Sales", "empid_000001")).unwrap_err();
+    // Unknown entity: none to read, and deleting it is the service's 404.
     assert!(
-        matches!(&err, LargeEntityError::Store(e) if e.code == ErrorCode::ResourceNotFound),
-        "{err}"
+        block_on(table.get_raw("Sales", "empid_000001"))
+            .unwrap()
+            .is_none()
     );
-    let err = block_on(table.delete("Sales", "empid_000001")).unwrap_err();
+    let err = block_on(table.delete_raw("Sales", "empid_000001")).unwrap_err();
     assert!(matches!(&err, LargeEntityError::Store(e) if e.code == ErrorCode::ResourceNotFound));
 
     // Handles that can't work.

@@ -338,7 +338,9 @@ fn copies_follow_replaced_merged_and_deleted_values() {
     )
     .unwrap();
     let table = Table::<_, Employee>::new(&store);
-    let merged = block_on(table.get("Sales", "empid_000001")).unwrap();
+    let merged = block_on(table.get_raw("Sales", "empid_000001"))
+        .unwrap()
+        .unwrap();
     assert_eq!(merged.nickname.as_deref(), Some("Al"));
     assert_eq!(merged.email, "a3@x.com");
     let q = Employee::by_email_point_query("Sales", "a3@x.com").unwrap();
@@ -360,7 +362,9 @@ fn copies_follow_replaced_merged_and_deleted_values() {
             .commit(&store),
     )
     .unwrap();
-    let bea = block_on(table.get("Sales", "empid_000002")).unwrap();
+    let bea = block_on(table.get_raw("Sales", "empid_000002"))
+        .unwrap()
+        .unwrap();
     assert_eq!((bea.name.as_str(), bea.email.as_str()), ("Bea", "b2@x.com"));
 
     // Deleting takes the stored copies, even when the value in hand has an older email.

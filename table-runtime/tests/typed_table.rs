@@ -89,9 +89,12 @@ fn index_copies_follow_the_entity_in_one_transaction() {
     );
     assert_eq!(keys(&store).len(), 2);
 
-    // Deleting removes the entity and every copy.
-    block_on(table.delete(&employee(7, "ann@w.com"), IfMatch::Any)).unwrap();
+    // Deleting by key removes the entity and every copy; a second time there is none.
+    let key = employee(7, "ann@w.com").key();
+    assert!(block_on(table.delete(&key, IfMatch::Any)).unwrap());
     assert!(keys(&store).is_empty());
+    assert!(!block_on(table.delete(&key, IfMatch::Any)).unwrap());
+    assert_eq!(block_on(table.get(&key)).unwrap(), None);
 }
 
 #[test]
@@ -121,7 +124,9 @@ fn pages_resume_from_a_stored_continuation_and_projections_read_some_fields() {
     );
 
     let names = Table::<_, EmployeeName>::new(&store);
-    let got = block_on(names.get("Sales", "empid_000042")).unwrap();
+    let got = block_on(names.get_raw("Sales", "empid_000042"))
+        .unwrap()
+        .unwrap();
     assert_eq!(
         got,
         EmployeeName {
@@ -168,4 +173,61 @@ fn bulk_loads_split_per_partition_and_say_what_was_written_before_a_failure() {
         "{}",
         err.message
     );
+}
+
+#[test]
+fn reads_and_deletes_take_the_key_fields_and_pages_say_what_they_cost() {
+    let store = Store::new();
+    store.create_table("Employees").unwrap();
+    let table = Table::<_, Employee>::new(&store);
+    for id in 1..=5 {
+        block_on(table.insert(&employee(id, &format!("e{id}@x.com")))).unwrap();
+    }
+    // The key from its fields: no key text written by hand.
+    let key = EmployeeKey::new("Sales".into(), 3);
+    assert_eq!(
+        block_on(table.get(&key)).unwrap(),
+        Some(employee(3, "e3@x.com"))
+    );
+    assert_eq!(
+        block_on(table.get(&EmployeeKey::new("Ops".into(), 3))).unwrap(),
+        None
+    );
+    let point = key.point_query().unwrap();
+    assert_eq!(
+        point.filter(),
+        "PartitionKey eq 'Sales' and RowKey eq 'empid_000003'"
+    );
+    assert_eq!(
+        block_on(table.query_all(&point)).unwrap(),
+        [employee(3, "e3@x.com")]
+    );
+
+    // The partition holds the entities and their `by_email` copies: a partition scan
+    // returns both, and the typed page says how many it passed over.
+    let page =
+        block_on(table.query_page(&Employee::partition_query("Sales").unwrap(), None)).unwrap();
+    assert_eq!(page.items.len(), 5);
+    assert_eq!(page.stats.class, table_runtime::QueryClass::PartitionScan);
+    assert_eq!(page.stats.returned, 10);
+    assert_eq!(page.passed_over, 5);
+
+    let range = Employee::range_by_employee_id("Sales", 2..4).unwrap();
+    let mut stream = table.stream(&range);
+    let mut ids = Vec::new();
+    while let Some(v) = block_on(stream.next()) {
+        ids.push(v.unwrap().employee_id);
+    }
+    assert_eq!(ids, [2, 3]);
+    let totals = stream.totals();
+    assert_eq!(totals.class, Some(table_runtime::QueryClass::RangeQuery));
+    assert_eq!(
+        (totals.pages, totals.returned, totals.passed_over),
+        (1, 2, 0)
+    );
+    assert!(totals.examined >= totals.returned);
+
+    // Deleting by key takes the copy with it.
+    assert!(block_on(table.delete(&key, IfMatch::Any)).unwrap());
+    assert!(!keys(&store).contains(&"email_e3@x.com".to_owned()));
 }

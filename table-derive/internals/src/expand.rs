@@ -290,6 +290,21 @@ fn key_struct(design: &Design) -> (syn::Ident, TokenStream) {
         "The key fields of [`{}`]: PartitionKey `{}`, RowKey `{}`.",
         design.ident, design.partition_key.template.text, design.row_key.template.text
     );
+    let entity = &design.ident;
+    let build_pk = key_fn(design, &design.partition_key, "PartitionKey");
+    let build_rk = key_fn(design, &design.row_key, "RowKey");
+    let params = fields.iter().map(|f| {
+        let (name, ty) = (&f.ident, &f.ty);
+        quote!(#name: #ty)
+    });
+    let point_args = fields.iter().map(|f| {
+        let name = &f.ident;
+        if is_string(f) {
+            quote!(&self.#name)
+        } else {
+            quote!(::core::clone::Clone::clone(&self.#name))
+        }
+    });
     let item = quote! {
         #[doc = #doc]
         #[derive(Debug, Clone, PartialEq)]
@@ -298,7 +313,29 @@ fn key_struct(design: &Design) -> (syn::Ident, TokenStream) {
         }
 
         #[automatically_derived]
+        impl #rt::KeyFor<#entity> for #ident {
+            fn partition_key(&self) -> #rt::Result<#rt::String, #rt::ConversionError> {
+                #rt::Result::Ok(#build_pk)
+            }
+
+            fn row_key(&self) -> #rt::Result<#rt::String, #rt::ConversionError> {
+                #rt::Result::Ok(#build_rk)
+            }
+        }
+
+        #[automatically_derived]
         impl #ident {
+            /// The key of the value with these fields.
+            #[allow(clippy::too_many_arguments)]
+            pub fn new(#(#params),*) -> Self {
+                Self { #(#names,)* }
+            }
+
+            /// The point query that reads the value with this key.
+            pub fn point_query(&self) -> #rt::Result<#rt::KeyQuery, #rt::ConversionError> {
+                #entity::point_query(#(#point_args),*)
+            }
+
             /// Reads the key fields back from a PartitionKey and a RowKey.
             #[allow(unused_variables, clippy::shadow_unrelated)]
             pub fn parse(partition_key: &str, row_key: &str) -> #rt::Result<Self, #rt::ConversionError> {

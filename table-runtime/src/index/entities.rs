@@ -400,11 +400,10 @@ impl<T: TableEntity> IdListIndex<T> {
     ) -> Result<Vec<T>, StoreError> {
         let mut out = Vec::new();
         for keys in self.ids(table, partition_key, value).await? {
-            match table.get(&keys.partition_key, &keys.row_key).await {
-                Ok(v) if (self.value)(&v) == value => out.push(v),
-                Ok(_) => {}
-                Err(e) if e.code == ErrorCode::ResourceNotFound => {}
-                Err(e) => return Err(e),
+            if let Some(v) = table.get_raw(&keys.partition_key, &keys.row_key).await?
+                && (self.value)(&v) == value
+            {
+                out.push(v);
             }
         }
         Ok(out)
@@ -476,7 +475,7 @@ impl<T: TableEntity> EventualIdList<'_, T> {
             .await?
             .or_else(|| Some((self.index.value)(value)));
         let receipt = self.announce(table.name(), keys, previous);
-        let outcome = table.delete(value, if_match).await;
+        let outcome = table.delete_value(value, if_match).await;
         self.finish(receipt, &outcome);
         outcome
     }
