@@ -73,9 +73,9 @@
 //! // A worker moves the entity.
 //! let worker = ArchiveWorker::<_, Employee>::new(&store, &queue);
 //! assert_eq!(block_on(worker.run_until_idle()).done, 1);
-//! assert!(block_on(current.get("Sales", "empid_000456")).is_err());
+//! assert_eq!(block_on(current.get(&emp.key())).unwrap(), None);
 //! let archive = Table::<_, Employee>::named(&store, "Archive");
-//! assert_eq!(block_on(archive.get("Sales", "empid_000456")).unwrap(), emp);
+//! assert_eq!(block_on(archive.get(&emp.key())).unwrap(), Some(emp));
 //! ```
 
 use std::collections::BTreeSet;

@@ -102,7 +102,7 @@ use crate::limits::Limits;
 use crate::query::{Continuation, Query};
 use crate::queue::{Queue, Receipt, Received, Steps, WorkOutcome};
 use crate::table::MAX_ATTEMPTS;
-use crate::typed::{ConversionError, KeyFor, TableEntity};
+use crate::typed::{ConversionError, EntityKey, TableEntity};
 use crate::value::Value;
 
 /// The container a [`LargeTable`] uses unless told otherwise.
@@ -1143,7 +1143,7 @@ impl<'a, B: Backend, T: TableEntity> LargeTable<'a, B, T> {
     /// read per value kept in a blob; `None` when there is no such value. A reference whose
     /// blob is gone is retried on a fresh read (a writer may have replaced it meanwhile) and
     /// otherwise reported as [`LargeEntityError::MissingBlob`].
-    pub async fn get<K: KeyFor<T>>(&self, key: &K) -> Result<Option<T>, LargeEntityError> {
+    pub async fn get(&self, key: &T::Key) -> Result<Option<T>, LargeEntityError> {
         let (partition_key, row_key) = (key.partition_key()?, key.row_key()?);
         self.get_raw(&partition_key, &row_key).await
     }
@@ -1186,7 +1186,7 @@ impl<'a, B: Backend, T: TableEntity> LargeTable<'a, B, T> {
     }
 
     /// Deletes the value with this key; the worker then deletes its blobs.
-    pub async fn delete<K: KeyFor<T>>(&self, key: &K) -> Result<(), LargeEntityError> {
+    pub async fn delete(&self, key: &T::Key) -> Result<(), LargeEntityError> {
         let (partition_key, row_key) = (key.partition_key()?, key.row_key()?);
         self.delete_raw(&partition_key, &row_key).await
     }

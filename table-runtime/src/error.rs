@@ -47,6 +47,11 @@ pub enum ErrorCode {
     /// 400 (the store's own code, not the service's): a query class that the store was told to
     /// refuse, such as a table scan in a test suite that forbids them.
     QueryScanForbidden,
+    /// 400 (the typed layer's own code, not the service's): a value that can't become a key or
+    /// an entity (a separator inside a verbatim segment, a number above its bound), or a stored
+    /// entity its type can't read (a missing or mistyped property, a key that doesn't parse).
+    /// Nothing was sent, or the service's answer was fine.
+    ConversionFailed,
     /// 500: the service failed on its side; the request may or may not have taken effect.
     InternalError,
     /// 500: the service did not finish in time; the request may or may not have taken effect.
@@ -89,6 +94,7 @@ impl ErrorCode {
         ErrorCode::UpdateConditionNotSatisfied,
         ErrorCode::RequestBodyTooLarge,
         ErrorCode::QueryScanForbidden,
+        ErrorCode::ConversionFailed,
         ErrorCode::InternalError,
         ErrorCode::OperationTimedOut,
         ErrorCode::ServerBusy,
@@ -128,6 +134,7 @@ impl ErrorCode {
             ErrorCode::UpdateConditionNotSatisfied => "UpdateConditionNotSatisfied",
             ErrorCode::RequestBodyTooLarge => "RequestBodyTooLarge",
             ErrorCode::QueryScanForbidden => "QueryScanForbidden",
+            ErrorCode::ConversionFailed => "ConversionFailed",
             ErrorCode::InternalError => "InternalError",
             ErrorCode::OperationTimedOut => "OperationTimedOut",
             ErrorCode::ServerBusy => "ServerBusy",

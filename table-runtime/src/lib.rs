@@ -64,7 +64,7 @@ pub use store::{
     WriteResult,
 };
 pub use table::{QueryTotals, Table, TypedPage};
-pub use typed::{ConversionError, KeyFor, TableEntity};
+pub use typed::{ConversionError, EntityKey, RawKey, TableEntity};
 pub use value::{DateTime, EdmType, Value};
 
 /// Derives [`TableEntity`] from key templates; see the [`typed`] module.
@@ -88,7 +88,7 @@ pub mod __private {
         check_entity_type, check_max_len, check_max_value, const_str_eq, get, get_string,
         key_error, put, put_string, unknown_entity_type,
     };
-    pub use crate::typed::{ConversionError, IndexCopy, IndexInfo, KeyFor, TableEntity};
+    pub use crate::typed::{ConversionError, EntityKey, IndexCopy, IndexInfo, RawKey, TableEntity};
     pub use crate::typed::{ENTITY_TYPE_PROPERTY, ENTITY_VERSION_PROPERTY};
     pub use serde_json;
     pub use std::ops::{Bound, RangeBounds};

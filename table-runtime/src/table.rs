@@ -31,7 +31,7 @@ use crate::query::keyed::KeyQuery;
 use crate::query::{Continuation, Query};
 use crate::store::QueryStats;
 use crate::transaction::Transaction;
-use crate::typed::{KeyFor, TableEntity};
+use crate::typed::{EntityKey, TableEntity};
 
 /// Attempts of a read-modify-write before a concurrent writer wins.
 pub const MAX_ATTEMPTS: usize = 8;
@@ -200,11 +200,7 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
     /// Deletes the value with this key and every index copy of it; `false` when there is no
     /// such value. Without index copies this is one delete; with them the value is read first,
     /// to find its copies (see [`Table::delete_value`]).
-    pub async fn delete<K: KeyFor<T>>(
-        &self,
-        key: &K,
-        if_match: IfMatch,
-    ) -> Result<bool, StoreError> {
+    pub async fn delete(&self, key: &T::Key, if_match: IfMatch) -> Result<bool, StoreError> {
         let (partition_key, row_key) = (key.partition_key()?, key.row_key()?);
         let gone = |e: &StoreError| e.code == ErrorCode::ResourceNotFound;
         if T::INDEXES.is_empty() {
@@ -247,7 +243,7 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
 
     /// Reads the value with this key (`EmployeeKey { department, employee_id }`, or
     /// `EmployeeKey::new(…)`); `None` when there is none.
-    pub async fn get<K: KeyFor<T>>(&self, key: &K) -> Result<Option<T>, StoreError> {
+    pub async fn get(&self, key: &T::Key) -> Result<Option<T>, StoreError> {
         let (partition_key, row_key) = (key.partition_key()?, key.row_key()?);
         self.get_raw(&partition_key, &row_key).await
     }

@@ -91,14 +91,44 @@ use crate::error::{ErrorCode, StoreError};
 use crate::key::encode::KeyEncodingError;
 use crate::value::{DateTime, Value};
 
-/// The key of a value of `T`, as its fields: what [`crate::Table::get`] and
-/// [`crate::Table::delete`] take. The derive implements it for the generated `{Struct}Key`, so
-/// no user code writes a key by hand.
-pub trait KeyFor<T: TableEntity> {
+/// The key of a value, as its fields: what [`crate::Table::get`] and [`crate::Table::delete`]
+/// take ([`TableEntity::Key`]). The derive implements it for the generated `{Struct}Key`, so no
+/// user code writes a key by hand.
+pub trait EntityKey {
     /// The PartitionKey these fields make.
     fn partition_key(&self) -> Result<String, ConversionError>;
     /// The RowKey these fields make.
     fn row_key(&self) -> Result<String, ConversionError>;
+}
+
+/// Keys as stored text: the key type of a derived enum (whose variants have keys of their
+/// own) and of index projections, and what keys read from elsewhere (a message, another
+/// client) are.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct RawKey {
+    /// The PartitionKey.
+    pub partition_key: String,
+    /// The RowKey.
+    pub row_key: String,
+}
+
+impl RawKey {
+    /// The keys given as text.
+    pub fn new(partition_key: impl Into<String>, row_key: impl Into<String>) -> Self {
+        RawKey {
+            partition_key: partition_key.into(),
+            row_key: row_key.into(),
+        }
+    }
+}
+
+impl EntityKey for RawKey {
+    fn partition_key(&self) -> Result<String, ConversionError> {
+        Ok(self.partition_key.clone())
+    }
+    fn row_key(&self) -> Result<String, ConversionError> {
+        Ok(self.row_key.clone())
+    }
 }
 
 /// Why a typed entity could not be built from, or turned into, an [`Entity`].
@@ -153,7 +183,7 @@ pub enum ConversionError {
 
 impl From<ConversionError> for StoreError {
     fn from(e: ConversionError) -> StoreError {
-        StoreError::new(ErrorCode::InvalidInput, e.to_string())
+        StoreError::new(ErrorCode::ConversionFailed, e.to_string())
     }
 }
 
@@ -368,6 +398,8 @@ impl<T: FromValue> FromValue for Option<T> {
 pub trait TableEntity: Sized {
     /// The table's name.
     const TABLE: &'static str;
+    /// The key's fields (`EmployeeKey` for `Employee`): what [`crate::Table::get`] takes.
+    type Key: EntityKey;
     /// The PartitionKey of this value.
     fn partition_key(&self) -> Result<String, ConversionError>;
     /// The RowKey of this value.

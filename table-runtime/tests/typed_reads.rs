@@ -156,7 +156,7 @@ fn a_heterogeneous_partition_reads_into_the_enum_and_reports_unknown_types() {
         )
         .unwrap();
     let err = block_on(all.query_all(&query)).unwrap_err();
-    assert_eq!(err.code, ErrorCode::InvalidInput);
+    assert_eq!(err.code, ErrorCode::ConversionFailed);
     assert!(err.message.contains("Alarm"), "{}", err.message);
     assert!(err.message.contains("r_zzz"), "{}", err.message);
     let direct = store.get("Log", "d1", "r_zzz", None).unwrap();

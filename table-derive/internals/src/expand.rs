@@ -313,7 +313,7 @@ fn key_struct(design: &Design) -> (syn::Ident, TokenStream) {
         }
 
         #[automatically_derived]
-        impl #rt::KeyFor<#entity> for #ident {
+        impl #rt::EntityKey for #ident {
             fn partition_key(&self) -> #rt::Result<#rt::String, #rt::ConversionError> {
                 #rt::Result::Ok(#build_pk)
             }
@@ -717,6 +717,7 @@ pub fn expand(design: &Design) -> TokenStream {
             #[automatically_derived]
             impl #rt::TableEntity for #ident {
                 const TABLE: &'static str = #table;
+                type Key = #key_ident;
                 const INDEXES: &'static [#rt::IndexInfo] = &[#(#index_infos),*];
                 const ENTITY_TYPE: ::core::option::Option<&'static str> = #entity_type_const;
                 const PROPERTIES: &'static [&'static str] = &[#(#property_names),*];
@@ -775,6 +776,7 @@ pub fn fallback(ident: &syn::Ident) -> TokenStream {
         const _: () = {
             impl #rt::TableEntity for #ident {
                 const TABLE: &'static str = "";
+                type Key = #rt::RawKey;
                 fn partition_key(&self) -> #rt::Result<#rt::String, #rt::ConversionError> { ::core::unreachable!() }
                 fn row_key(&self) -> #rt::Result<#rt::String, #rt::ConversionError> { ::core::unreachable!() }
                 fn to_entity(&self) -> #rt::Result<#rt::Entity, #rt::ConversionError> { ::core::unreachable!() }

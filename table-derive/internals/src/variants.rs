@@ -90,6 +90,7 @@ pub fn expand_enum(design: &EnumDesign) -> TokenStream {
             #[automatically_derived]
             impl #rt::TableEntity for #ident {
                 const TABLE: &'static str = <#first as #rt::TableEntity>::TABLE;
+                type Key = #rt::RawKey;
                 const IS_UNION: bool = true;
 
                 fn partition_key(&self) -> #rt::Result<#rt::String, #rt::ConversionError> {

@@ -36,7 +36,7 @@ pub struct KeyEncodingError(pub String);
 
 impl From<KeyEncodingError> for crate::error::StoreError {
     fn from(e: KeyEncodingError) -> crate::error::StoreError {
-        crate::error::StoreError::new(crate::error::ErrorCode::InvalidInput, e.0)
+        crate::error::StoreError::new(crate::error::ErrorCode::ConversionFailed, e.0)
     }
 }
 
