@@ -106,7 +106,10 @@ fn fill_placeholders(text: &str) -> (String, bool) {
 
 impl Visitor {
     fn entity(&mut self, input: syn::DeriveInput) {
-        if matches!(input.data, syn::Data::Enum(_)) {
+        // An enum of designs, and a projection of another design, bring no design of their own.
+        if matches!(input.data, syn::Data::Enum(_))
+            || table_derive_internals::projection::is_projection(&input)
+        {
             return;
         }
         let ident = input.ident.clone();

@@ -31,7 +31,7 @@ use crate::query::keyed::KeyQuery;
 use crate::query::{Continuation, Query};
 use crate::store::QueryStats;
 use crate::transaction::Transaction;
-use crate::typed::{EntityKey, TableEntity};
+use crate::typed::{ENTITY_TYPE_PROPERTY, EntityKey, TableEntity};
 
 /// Attempts of a read-modify-write before a concurrent writer wins.
 pub const MAX_ATTEMPTS: usize = 8;
@@ -201,6 +201,7 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
     /// such value. Without index copies this is one delete; with them the value is read first,
     /// to find its copies (see [`Table::delete_value`]).
     pub async fn delete(&self, key: &T::Key, if_match: IfMatch) -> Result<bool, StoreError> {
+        Self::writable()?;
         let (partition_key, row_key) = (key.partition_key()?, key.row_key()?);
         let gone = |e: &StoreError| e.code == ErrorCode::ResourceNotFound;
         if T::INDEXES.is_empty() {
@@ -228,6 +229,7 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
     /// Deletes a value and every index copy of it: the entity and its same-partition copies in
     /// one transaction, copies in other partitions through the index queue.
     pub async fn delete_value(&self, value: &T, if_match: IfMatch) -> Result<(), StoreError> {
+        Self::writable()?;
         if !self.has_copies(value)? {
             let op = BatchOperation::Delete {
                 partition_key: value.partition_key()?,
@@ -239,6 +241,14 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
         self.commit_one(|tx| tx.delete(value, if_match))
             .await
             .map(|_| ())
+    }
+
+    /// Refuses a write through a type that only reads.
+    fn writable() -> Result<(), StoreError> {
+        match T::READ_ONLY {
+            Some(why) => Err(StoreError::new(ErrorCode::ConversionFailed, why)),
+            None => Ok(()),
+        }
     }
 
     /// Reads the value with this key (`EmployeeKey { department, employee_id }`, or
@@ -290,6 +300,12 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
                         INDEX_SOURCE_PARTITION_PROPERTY,
                         INDEX_SOURCE_ROW_PROPERTY,
                     ])
+                    // A projection tells its design's entities by their type.
+                    .chain(
+                        T::ENTITY_TYPE
+                            .filter(|_| !T::PROPERTIES.contains(&ENTITY_TYPE_PROPERTY))
+                            .map(|_| &ENTITY_TYPE_PROPERTY),
+                    )
                     .map(|p| (*p).to_owned())
                     .collect(),
             );
@@ -318,6 +334,23 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
         query: &KeyQuery,
         continuation: Option<Continuation>,
     ) -> Result<TypedPage<T>, StoreError> {
+        if let Some(index) = query.index()
+            && let Some(projection) = T::INDEXES
+                .iter()
+                .find(|i| i.name == index)
+                .and_then(|i| i.projection)
+        {
+            return Err(StoreError::new(
+                ErrorCode::ConversionFailed,
+                format!(
+                    "the copies of index `{index}` hold only some fields of `{}`: read its queries through a `Table` of `{projection}`",
+                    std::any::type_name::<T>()
+                        .rsplit("::")
+                        .next()
+                        .unwrap_or_default()
+                ),
+            ));
+        }
         let page = self
             .backend
             .query_page(&self.name, &Self::to_query(query, continuation)?)

@@ -171,6 +171,10 @@ pub enum ConversionError {
         /// The entity's `EntityType` property, if it has one.
         found: Option<String>,
     },
+    /// A write through a type that only reads (a projection): the message names the type to
+    /// write through.
+    #[error("{0}")]
+    ReadOnly(&'static str),
     /// A field stored as JSON could not be (de)serialized.
     #[error("property `{property}` is not valid JSON for its field: {message}")]
     Json {
@@ -413,6 +417,14 @@ pub trait TableEntity: Sized {
     /// The design's secondary indexes.
     const INDEXES: &'static [IndexInfo] = &[];
 
+    /// Why values of this type are never written or deleted, for a type that only reads (a
+    /// projection): writes go through its design.
+    const READ_ONLY: Option<&'static str> = None;
+
+    /// Each stored field's name and the property it is stored under: what a projection of
+    /// this design (`#[table(projection_of = "…")]`) is checked against at compile time.
+    const FIELDS: &'static [(&'static str, &'static str)] = &[];
+
     /// The property names this type reads: a query for it selects only these (`$select`), so a
     /// struct that declares some of an entity's fields is a projection of it.
     const PROPERTIES: &'static [&'static str] = &[];
@@ -467,6 +479,9 @@ pub struct IndexInfo {
     pub partition_key: &'static str,
     /// The copy's RowKey template.
     pub row_key: &'static str,
+    /// The type generated to read the copies when they hold only some fields
+    /// (`project(...)`), such as `EmployeeByLastName`.
+    pub projection: Option<&'static str>,
 }
 
 /// One index copy of an entity.
@@ -581,6 +596,18 @@ pub mod support {
             i += 1;
         }
         true
+    }
+
+    /// Whether a design stores `field` under `property` (a projection's compile-time check).
+    pub const fn stores_field_as(fields: &[(&str, &str)], field: &str, property: &str) -> bool {
+        let mut i = 0;
+        while i < fields.len() {
+            if const_str_eq(fields[i].0, field) && const_str_eq(fields[i].1, property) {
+                return true;
+            }
+            i += 1;
+        }
+        false
     }
 
     /// Checks a `max_len` bound on a string field (in UTF-16 code units, as the service counts).

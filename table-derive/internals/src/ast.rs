@@ -393,7 +393,7 @@ fn parse_key(
     }
 }
 
-fn field(f: FieldAttrs, rename_all: Option<ident_case::RenameRule>) -> Option<Field> {
+pub(crate) fn field(f: FieldAttrs, rename_all: Option<ident_case::RenameRule>) -> Option<Field> {
     let ident = f.ident?;
     let (property, property_span) = match &f.rename {
         Some(r) => (r.as_str().to_owned(), r.span()),
@@ -416,6 +416,18 @@ fn field(f: FieldAttrs, rename_all: Option<ident_case::RenameRule>) -> Option<Fi
         max: f.max.as_ref().map(|m| **m),
         ident,
     })
+}
+
+/// The rename rule of `rename_all = "…"`, if it names one.
+pub(crate) fn rename_rule(name: &str) -> Option<ident_case::RenameRule> {
+    match name {
+        "PascalCase" => Some(ident_case::RenameRule::PascalCase),
+        "camelCase" => Some(ident_case::RenameRule::CamelCase),
+        "snake_case" => Some(ident_case::RenameRule::SnakeCase),
+        "SCREAMING_SNAKE_CASE" => Some(ident_case::RenameRule::ScreamingSnakeCase),
+        "none" => Some(ident_case::RenameRule::None),
+        _ => None,
+    }
 }
 
 /// The span to report a field problem at.

@@ -43,6 +43,10 @@ pub struct ContainerAttrs {
     /// `allow(RULE, reason = "…")`: linter suppressions.
     #[darling(multiple)]
     pub allow: Vec<AllowAttrs>,
+    /// `projection_of = "Employee"`: the struct reads some fields of another design's entities
+    /// (same table, same keys); see [`crate::projection`].
+    #[darling(default)]
+    pub projection_of: Option<SpannedValue<String>>,
 }
 
 /// The field-level attributes.

@@ -251,6 +251,27 @@ fn arguments(fields: &[&Field]) -> TokenStream {
     quote!(#(#args)*)
 }
 
+/// Statements that read a key's fields from the text `input`, each into a local of the field's
+/// name, and check that nothing is left over.
+fn parse_key_steps(design: &Design, key: &Key, label: &str, input: TokenStream) -> TokenStream {
+    let rt = rt();
+    let parts = &key.template.parts;
+    let steps = parts.iter().enumerate().map(|(i, part)| match part {
+        Part::Literal(text) => quote! {
+            let __rest = #rt::expect_literal(__rest, #text).map_err(|e| #rt::key_error(#label, e))?;
+        },
+        Part::Placeholder { field, format } => design
+            .field(field)
+            .map(|f| parse_segment(f, *format, follows(parts, i), label))
+            .unwrap_or_default(),
+    });
+    quote! {
+        let __rest: &str = #input;
+        #(#steps)*
+        #rt::expect_end(__rest).map_err(|e| #rt::key_error(#label, e))?;
+    }
+}
+
 /// The key type: the fields of the primary keys, with `parse` reading them back.
 fn key_struct(design: &Design) -> (syn::Ident, TokenStream) {
     let rt = rt();
@@ -263,29 +284,13 @@ fn key_struct(design: &Design) -> (syn::Ident, TokenStream) {
         quote!(#[doc = #doc] pub #name: #ty)
     });
     let names: Vec<_> = fields.iter().map(|f| &f.ident).collect();
-    let parse_key = |key: &Key, label: &str, input: TokenStream| {
-        let parts = &key.template.parts;
-        let steps = parts.iter().enumerate().map(|(i, part)| match part {
-            Part::Literal(text) => quote! {
-                let __rest = #rt::expect_literal(__rest, #text).map_err(|e| #rt::key_error(#label, e))?;
-            },
-            Part::Placeholder { field, format } => design
-                .field(field)
-                .map(|f| parse_segment(f, *format, follows(parts, i), label))
-                .unwrap_or_default(),
-        });
-        quote! {
-            let __rest: &str = #input;
-            #(#steps)*
-            #rt::expect_end(__rest).map_err(|e| #rt::key_error(#label, e))?;
-        }
-    };
-    let parse_pk = parse_key(
+    let parse_pk = parse_key_steps(
+        design,
         &design.partition_key,
         "PartitionKey",
         quote!(__partition_key_text),
     );
-    let parse_rk = parse_key(&design.row_key, "RowKey", quote!(__row_key_text));
+    let parse_rk = parse_key_steps(design, &design.row_key, "RowKey", quote!(__row_key_text));
     let doc = format!(
         "The key fields of [`{}`]: PartitionKey `{}`, RowKey `{}`.",
         design.ident, design.partition_key.template.text, design.row_key.template.text
@@ -617,6 +622,124 @@ fn query_methods(
     quote!(#(#methods)*)
 }
 
+/// The type that reads the copies of an index with `project(...)`: the index's key fields (read
+/// back from the copy's keys) and the projected fields (from its properties).
+fn index_projection(design: &Design, index: &crate::ast::Index) -> TokenStream {
+    let rt = rt();
+    let ident = crate::projection::index_type_name(design, index);
+    let vis = &design.vis;
+    let entity = &design.ident;
+    let table = &design.table;
+    let fields = crate::projection::index_fields(design, index);
+    let decls = fields.iter().map(|f| {
+        let (name, ty) = (&f.ident, &f.ty);
+        let doc = format!("`{name}` of the `{entity}` this copy is of.");
+        quote!(#[doc = #doc] pub #name: #ty)
+    });
+    let pk_key = index
+        .partition_key
+        .as_ref()
+        .unwrap_or(&design.partition_key);
+    let label_pk = format!("PartitionKey of index `{}`", index.name);
+    let label_rk = format!("RowKey of index `{}`", index.name);
+    let build_pk = build_key(
+        design,
+        &pk_key.template.parts,
+        pk_key.template.parts.len(),
+        Access::SelfField,
+        &label_pk,
+    );
+    let build_rk = build_key(
+        design,
+        &index.row_key.template.parts,
+        index.row_key.template.parts.len(),
+        Access::SelfField,
+        &label_rk,
+    );
+    let parse_pk = parse_key_steps(
+        design,
+        pk_key,
+        &label_pk,
+        quote!(__entity.partition_key.as_str()),
+    );
+    let parse_rk = parse_key_steps(
+        design,
+        &index.row_key,
+        &label_rk,
+        quote!(__entity.row_key.as_str()),
+    );
+    let inits = fields.iter().map(|f| {
+        let name = &f.ident;
+        if crate::projection::in_index_keys(design, index, f) {
+            quote!(#name)
+        } else {
+            let get = get_field(f);
+            quote!(#get)
+        }
+    });
+    let properties: Vec<&str> = fields
+        .iter()
+        .filter(|f| !crate::projection::in_index_keys(design, index, f) && !f.skip)
+        .map(|f| f.property.as_str())
+        .collect();
+    let doc = format!(
+        "What a copy of `{entity}`'s index `{}` holds (`{}` / `{}`, projecting {}): read its queries (`{entity}::{}_…`) through a `Table` of this type.",
+        index.name,
+        pk_key.template.text,
+        index.row_key.template.text,
+        index
+            .project
+            .iter()
+            .flatten()
+            .map(|i| format!("`{i}`"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        index.name
+    );
+    let refuse = format!(
+        "`{ident}` reads the copies of `{entity}`'s index `{}`: write the `{entity}`, and its copies follow",
+        index.name
+    );
+    quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, PartialEq)]
+        #vis struct #ident {
+            #(#decls,)*
+        }
+
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, unused_qualifications, clippy::needless_question_mark)]
+        const _: () = {
+            #[automatically_derived]
+            impl #rt::TableEntity for #ident {
+                const TABLE: &'static str = #table;
+                type Key = #rt::RawKey;
+                const PROPERTIES: &'static [&'static str] = &[#(#properties),*];
+                const READ_ONLY: ::core::option::Option<&'static str> = ::core::option::Option::Some(#refuse);
+
+                fn partition_key(&self) -> #rt::Result<#rt::String, #rt::ConversionError> {
+                    #rt::Result::Ok(#build_pk)
+                }
+
+                fn row_key(&self) -> #rt::Result<#rt::String, #rt::ConversionError> {
+                    #rt::Result::Ok(#build_rk)
+                }
+
+                fn to_entity(&self) -> #rt::Result<#rt::Entity, #rt::ConversionError> {
+                    #rt::Result::Err(#rt::ConversionError::ReadOnly(#refuse))
+                }
+
+                #[allow(unused_variables, clippy::shadow_unrelated)]
+                fn from_entity(__entity: &#rt::Entity) -> #rt::Result<Self, #rt::ConversionError> {
+                    #parse_pk
+                    #parse_rk
+                    #rt::Result::Ok(Self { #(#inits,)* })
+                }
+            }
+        };
+    }
+}
+
 /// The generated code for a checked design.
 pub fn expand(design: &Design) -> TokenStream {
     let rt = rt();
@@ -640,7 +763,14 @@ pub fn expand(design: &Design) -> TokenStream {
             .map_or(&design.partition_key.template.text, |k| &k.template.text);
         let rk_text = &index.row_key.template.text;
         let eventual = index.eventual;
-        quote!(#rt::IndexInfo { name: #name, same_partition: #same, eventual: #eventual, partition_key: #pk_text, row_key: #rk_text })
+        let projection = match &index.project {
+            Some(_) => {
+                let ty = crate::projection::index_type_name(design, index).to_string();
+                quote!(::core::option::Option::Some(#ty))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        quote!(#rt::IndexInfo { name: #name, same_partition: #same, eventual: #eventual, partition_key: #pk_text, row_key: #rk_text, projection: #projection })
     });
     let row_key_prefix = design.row_key.template.literal_prefix();
     let (entity_type_const, put_type, check_type) = match &design.entity_type {
@@ -682,6 +812,15 @@ pub fn expand(design: &Design) -> TokenStream {
         }}
     });
     let index_count = design.indexes.len();
+    let field_pairs = stored.iter().map(|f| {
+        let (name, property) = (f.ident.to_string(), &f.property);
+        quote!((#name, #property))
+    });
+    let index_types = design
+        .indexes
+        .iter()
+        .filter(|i| i.project.is_some())
+        .map(|i| index_projection(design, i));
     let mut property_names: Vec<&str> = stored.iter().map(|f| f.property.as_str()).collect();
     if design.entity_type.is_some() {
         property_names.push("EntityType");
@@ -711,6 +850,8 @@ pub fn expand(design: &Design) -> TokenStream {
     quote! {
         #key_item
 
+        #(#index_types)*
+
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_qualifications, clippy::needless_question_mark)]
         const _: () = {
@@ -719,6 +860,7 @@ pub fn expand(design: &Design) -> TokenStream {
                 const TABLE: &'static str = #table;
                 type Key = #key_ident;
                 const INDEXES: &'static [#rt::IndexInfo] = &[#(#index_infos),*];
+                const FIELDS: &'static [(&'static str, &'static str)] = &[#(#field_pairs),*];
                 const ENTITY_TYPE: ::core::option::Option<&'static str> = #entity_type_const;
                 const PROPERTIES: &'static [&'static str] = &[#(#property_names),*];
                 const ROW_KEY_PREFIX: &'static str = #row_key_prefix;

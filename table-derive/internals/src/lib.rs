@@ -7,6 +7,7 @@ pub mod ast;
 pub mod attr;
 pub mod check;
 pub mod expand;
+pub mod projection;
 pub mod queries;
 pub mod template;
 pub mod variants;
@@ -40,6 +41,9 @@ pub fn derive_table_entity(input: TokenStream) -> TokenStream {
             Ok(design) => variants::expand_enum(&design),
             Err(e) => e.to_compile_error(),
         };
+    }
+    if projection::is_projection(&input) {
+        return projection::expand_projection_of(&input);
     }
     match design(&input) {
         Ok(design) => expand::expand(&design),

@@ -1,0 +1,270 @@
+//! Projections: types that read some of an entity's fields.
+//!
+//! - `#[table(projection_of = "Employee")]` on a struct: it reads the entities of `Employee`'s
+//!   table (same table, same keys) with `$select` of its own fields. The compiler checks that
+//!   each of its fields is a field of `Employee` of the same type stored under the same
+//!   property; it is read-only (a write is refused with a message saying so).
+//! - `index(..., project(a, b))`: the derive generates `{Struct}{Index}` (`EmployeeByLastName`)
+//!   holding the index's key fields and the projected ones, read from the copies: the key
+//!   fields from the copy's keys, the rest from its properties.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use crate::ast::{Design, Field, Index, field, rename_rule};
+use crate::attr::ContainerAttrs;
+use crate::template::Part;
+
+/// The runtime's hidden module.
+fn rt() -> TokenStream {
+    quote!(::table_runtime::__private)
+}
+
+/// Whether a struct declares `#[table(projection_of = "…")]`.
+pub fn is_projection(input: &syn::DeriveInput) -> bool {
+    input.attrs.iter().any(|a| {
+        a.path().is_ident("table")
+            && a.parse_nested_meta(|m| {
+                if m.path.is_ident("projection_of") {
+                    Err(m.error("found"))
+                } else {
+                    // Skip whatever the attribute holds.
+                    if m.input.peek(syn::Token![=]) {
+                        let _: syn::Expr = m.value()?.parse()?;
+                    } else if m.input.peek(syn::token::Paren) {
+                        let _content;
+                        syn::parenthesized!(_content in m.input);
+                    }
+                    Ok(())
+                }
+            })
+            .is_err_and(|e| e.to_string() == "found")
+    })
+}
+
+/// The generated code for a `projection_of` struct, or its errors.
+pub fn expand_projection_of(input: &syn::DeriveInput) -> TokenStream {
+    match read(input) {
+        Ok(tokens) => tokens,
+        Err(e) => e.write_errors(),
+    }
+}
+
+fn read(input: &syn::DeriveInput) -> darling::Result<TokenStream> {
+    use darling::FromDeriveInput;
+    let attrs = ContainerAttrs::from_derive_input(input)?;
+    let mut errors = darling::Error::accumulator();
+    let Some(of) = &attrs.projection_of else {
+        return Err(darling::Error::custom("expected `projection_of = \"…\"`"));
+    };
+    let design: Option<syn::Path> =
+        errors.handle(syn::parse_str::<syn::Path>(of.as_str()).map_err(|_| {
+            darling::Error::custom(format!("`{}` is not a type path", of.as_str()))
+                .with_span(&of.span())
+        }));
+    let own = |what: &str, span: Option<proc_macro2::Span>| {
+        span.map(|span| {
+            darling::Error::custom(format!(
+                "a projection takes its {what} from `{}`; remove it here",
+                of.as_str()
+            ))
+            .with_span(&span)
+        })
+    };
+    for e in [
+        own("table", attrs.name.as_ref().map(|v| v.span())),
+        own(
+            "PartitionKey",
+            attrs.partition_key.as_ref().map(|v| v.span()),
+        ),
+        own("RowKey", attrs.row_key.as_ref().map(|v| v.span())),
+        own("entity type", attrs.entity_type.as_ref().map(|v| v.span())),
+        own(
+            "entity type's version",
+            attrs.version.as_ref().map(|v| v.span()),
+        ),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        errors.push(e);
+    }
+    if let Some(index) = attrs.index.first() {
+        errors.push(
+            darling::Error::custom(
+                "a projection has no indexes of its own; declare them on the design",
+            )
+            .with_span(&index.name.span()),
+        );
+    }
+    if !attrs.generics.params.is_empty() {
+        errors.push(
+            darling::Error::custom("`TableEntity` can't be derived for a generic struct")
+                .with_span(&attrs.generics),
+        );
+    }
+    let rename = attrs.rename_all.as_ref().and_then(|r| {
+        let rule = rename_rule(r.as_str());
+        if rule.is_none() {
+            errors.push(
+                darling::Error::custom(format!("unknown `rename_all = \"{}\"`", r.as_str()))
+                    .with_span(&r.span()),
+            );
+        }
+        rule
+    });
+    let fields: Vec<Field> = match attrs.data {
+        darling::ast::Data::Struct(fields) => fields
+            .fields
+            .into_iter()
+            .filter_map(|f| field(f, rename))
+            .collect(),
+        darling::ast::Data::Enum(_) => Vec::new(),
+    };
+    errors.finish()?;
+    let design = design.expect("a path when there is no error");
+    Ok(expand_of(&attrs.ident, &design, &fields))
+}
+
+fn get_field(f: &Field) -> TokenStream {
+    let rt = rt();
+    let (ident, name) = (&f.ident, &f.property);
+    if f.skip {
+        quote!(#ident: ::core::default::Default::default())
+    } else if f.json {
+        quote!(#ident: #rt::get_json(__entity, #name)?)
+    } else if f.as_string {
+        quote!(#ident: #rt::get_string(__entity, #name)?)
+    } else {
+        quote!(#ident: #rt::get(__entity, #name)?)
+    }
+}
+
+fn expand_of(ident: &syn::Ident, design: &syn::Path, fields: &[Field]) -> TokenStream {
+    let rt = rt();
+    let stored: Vec<&Field> = fields.iter().filter(|f| !f.skip).collect();
+    let properties: Vec<&str> = stored.iter().map(|f| f.property.as_str()).collect();
+    let gets = fields.iter().map(get_field);
+    let design_name = quote!(#design).to_string().replace(' ', "");
+    // Each stored field must be a field of the design, stored under the same property.
+    let property_checks = stored.iter().map(|f| {
+        let (name, property) = (f.ident.to_string(), &f.property);
+        let message = format!(
+            "`{ident}::{name}` is read from property `{property}`, which `{design_name}` does not store `{name}` under"
+        );
+        quote! {
+            const _: () = ::core::assert!(
+                #rt::stores_field_as(<#design as #rt::TableEntity>::FIELDS, #name, #property),
+                #message
+            );
+        }
+    });
+    // The same fields with the same types: the compiler checks a move from the design.
+    let moves = stored.iter().map(|f| {
+        let name = &f.ident;
+        quote::quote_spanned!(syn::spanned::Spanned::span(&f.ty)=> #name: __design.#name)
+    });
+    let skipped = fields.iter().filter(|f| f.skip).map(|f| {
+        let name = &f.ident;
+        quote!(#name: ::core::default::Default::default())
+    });
+    let refuse = format!(
+        "`{ident}` is a projection of `{design_name}`: it reads, and writes go through `{design_name}`"
+    );
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, unused_qualifications, clippy::needless_question_mark)]
+        const _: () = {
+            #(#property_checks)*
+
+            #[allow(dead_code)]
+            fn __fields_of_the_design(__design: #design) -> #ident {
+                #ident { #(#moves,)* #(#skipped,)* }
+            }
+
+            #[automatically_derived]
+            impl #rt::TableEntity for #ident {
+                const TABLE: &'static str = <#design as #rt::TableEntity>::TABLE;
+                type Key = <#design as #rt::TableEntity>::Key;
+                const PROPERTIES: &'static [&'static str] = &[#(#properties),*];
+                const ENTITY_TYPE: ::core::option::Option<&'static str> = <#design as #rt::TableEntity>::ENTITY_TYPE;
+                const ROW_KEY_PREFIX: &'static str = <#design as #rt::TableEntity>::ROW_KEY_PREFIX;
+                const READ_ONLY: ::core::option::Option<&'static str> = ::core::option::Option::Some(#refuse);
+
+                fn partition_key(&self) -> #rt::Result<#rt::String, #rt::ConversionError> {
+                    #rt::Result::Err(#rt::ConversionError::ReadOnly(#refuse))
+                }
+
+                fn row_key(&self) -> #rt::Result<#rt::String, #rt::ConversionError> {
+                    #rt::Result::Err(#rt::ConversionError::ReadOnly(#refuse))
+                }
+
+                fn to_entity(&self) -> #rt::Result<#rt::Entity, #rt::ConversionError> {
+                    #rt::Result::Err(#rt::ConversionError::ReadOnly(#refuse))
+                }
+
+                fn from_entity(__entity: &#rt::Entity) -> #rt::Result<Self, #rt::ConversionError> {
+                    #rt::Result::Ok(Self { #(#gets,)* })
+                }
+            }
+        };
+    }
+}
+
+/// The name of the type generated for an index with `project(...)`: the struct's name and the
+/// index's in PascalCase (`Employee` and `by_last_name` make `EmployeeByLastName`).
+pub fn index_type_name(design: &Design, index: &Index) -> syn::Ident {
+    let pascal: String = index
+        .name
+        .split('_')
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|first| first.to_uppercase().chain(c).collect::<String>())
+                .unwrap_or_default()
+        })
+        .collect();
+    format_ident!("{}{}", design.ident, pascal)
+}
+
+/// The fields of an index's projection type: the index's key fields, then the projected ones.
+pub fn index_fields<'d>(design: &'d Design, index: &Index) -> Vec<&'d Field> {
+    let mut out: Vec<&Field> = Vec::new();
+    let pk = index
+        .partition_key
+        .as_ref()
+        .unwrap_or(&design.partition_key);
+    let mut push = |f: &'d Field| {
+        if !out.iter().any(|o| o.ident == f.ident) {
+            out.push(f);
+        }
+    };
+    for key in [pk, &index.row_key] {
+        for (name, _) in key.template.placeholders() {
+            if let Some(f) = design.field(name) {
+                push(f);
+            }
+        }
+    }
+    for name in index.project.iter().flatten() {
+        if let Some(f) = design.fields.iter().find(|f| f.ident == *name) {
+            push(f);
+        }
+    }
+    out
+}
+
+/// Whether a field appears in one of the index's key templates.
+pub fn in_index_keys(design: &Design, index: &Index, field: &Field) -> bool {
+    let pk = index
+        .partition_key
+        .as_ref()
+        .unwrap_or(&design.partition_key);
+    [pk, &index.row_key].iter().any(|k| {
+        k.template
+            .parts
+            .iter()
+            .any(|p| matches!(p, Part::Placeholder { field: f, .. } if field.ident == f))
+    })
+}

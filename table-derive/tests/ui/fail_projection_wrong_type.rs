@@ -1,0 +1,17 @@
+use table_runtime::TableEntity;
+
+#[derive(TableEntity)]
+#[table(name = "Employees", partition_key = "{department}", row_key = "{employee_id}")]
+struct Employee {
+    department: String,
+    employee_id: u32,
+    name: String,
+}
+
+#[derive(TableEntity)]
+#[table(projection_of = "Employee")]
+struct Badge {
+    employee_id: i64,
+}
+
+fn main() {}
