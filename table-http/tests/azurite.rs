@@ -1284,3 +1284,61 @@ fn an_upsert_with_update_alone_is_refused_on_the_client() {
 
     run(owner.delete_table(&table)).unwrap();
 }
+
+/// Usage per tenant and region: the design whose SAS helpers the next test signs.
+#[derive(Debug, Clone, PartialEq, table_runtime::TableEntity)]
+#[table(name = "Usage", partition_key = "{tenant}_{region}", row_key = "{day}")]
+struct Usage {
+    tenant: String,
+    region: String,
+    day: u32,
+    units: i64,
+}
+
+#[test]
+fn a_sas_from_the_design_reaches_one_tenant_through_the_service() {
+    use table_runtime::Table;
+
+    let owner = backend();
+    let table = fresh_table(&owner, "sasdesign");
+    let usage = |tenant: &str, region: &str| Usage {
+        tenant: tenant.into(),
+        region: region.into(),
+        day: 1,
+        units: 5,
+    };
+    let all = Table::<_, Usage>::named(&owner, table.clone());
+    for (t, r) in [("acme", "eu"), ("acme", "us"), ("acmeco", "eu")] {
+        run(all.insert(&usage(t, r))).unwrap();
+    }
+    let expiry = (OffsetDateTime::now_utc() + time::Duration::hours(1))
+        .replace_nanosecond(0)
+        .unwrap();
+    // The design names its table `Usage`; this test's copy of it has a unique name.
+    let mut scope = Usage::sas_for_tenant("acme", TablePermissions::ALL, expiry).unwrap();
+    scope.table = table.clone();
+    let client = sas_backend(&TableSas::from(scope));
+    let acme = Table::<_, Usage>::named(&client, table.clone());
+    for region in ["eu", "us"] {
+        assert_eq!(
+            run(acme.get(&usage("acme", region).key())).unwrap(),
+            Some(usage("acme", region))
+        );
+    }
+    run(acme.upsert(&Usage {
+        units: 6,
+        ..usage("acme", "us")
+    }))
+    .unwrap();
+    // Another tenant, even one whose name starts like this one's, is out of reach.
+    assert_refused(run(acme.get(&usage("acmeco", "eu").key())));
+    assert_refused(run(acme.upsert(&usage("acmeco", "eu"))));
+    let page = run(client.query_page(&table, &Query::all())).unwrap();
+    let keys: Vec<_> = page
+        .entities
+        .iter()
+        .map(|e| e.partition_key.clone())
+        .collect();
+    assert_eq!(keys, ["acme_eu", "acme_us"]);
+    run(owner.delete_table(&table)).unwrap();
+}

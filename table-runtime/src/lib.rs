@@ -84,6 +84,7 @@ pub mod __private {
         KeyQuery, segment_range, starts_with_range, verbatim_check, verbatim_prefix_check,
         verbatim_range,
     };
+    pub use crate::sas::{SasScope, TablePermissions};
     pub use crate::typed::support::{
         check_entity_type, check_max_len, check_max_value, const_str_eq, get, get_string,
         key_error, put, put_string, stores_field_as, unknown_entity_type,
@@ -95,6 +96,7 @@ pub mod __private {
     pub use std::result::Result;
     pub use std::string::String;
     pub use std::vec::Vec;
+    pub use time::OffsetDateTime;
 
     /// Maps a bound through a fallible encoding.
     pub fn map_bound<T, E>(

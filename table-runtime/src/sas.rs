@@ -262,6 +262,57 @@ impl SasScope {
         }
     }
 
+    /// A scope over one partition of `table`: what a SAS for one value of a PartitionKey's
+    /// fields reaches (the derive generates `sas_for_partition` for each design).
+    ///
+    /// ```
+    /// use table_runtime::sas::{SasScope, TablePermissions};
+    /// let scope = SasScope::partition("Orders", "cust-1", TablePermissions::READ, time::OffsetDateTime::now_utc());
+    /// assert!(scope.contains_key("cust-1", "any order"));
+    /// assert!(!scope.contains_key("cust-10", ""));
+    /// ```
+    pub fn partition(
+        table: impl Into<String>,
+        partition_key: impl Into<String>,
+        permissions: TablePermissions,
+        expiry: OffsetDateTime,
+    ) -> SasScope {
+        let partition_key = partition_key.into();
+        SasScope {
+            start_partition_key: Some(partition_key.clone()),
+            end_partition_key: Some(partition_key),
+            ..SasScope::new(table, permissions, expiry)
+        }
+    }
+
+    /// A scope over every partition of `table` whose key starts with `prefix` (`acme_` for
+    /// tenant `acme` of `{tenant}_{region}`). A SAS's range is inclusive at both ends, so the
+    /// range ends at the first key after the prefix's keys, `prefix_successor(prefix)` with
+    /// an empty RowKey: that one key is the only one outside the prefix it reaches, and a
+    /// template whose prefix ends with a separator never produces it.
+    ///
+    /// ```
+    /// use table_runtime::sas::{SasScope, TablePermissions};
+    /// let scope = SasScope::partition_prefix("Usage", "acme_", TablePermissions::READ, time::OffsetDateTime::now_utc());
+    /// assert!(scope.contains_key("acme_eu", "x") && scope.contains_key("acme_", "x"));
+    /// assert!(!scope.contains_key("acme", "x") && !scope.contains_key("acmf", "x"));
+    /// assert!(!scope.contains_key("acme2_eu", "x"));
+    /// ```
+    pub fn partition_prefix(
+        table: impl Into<String>,
+        prefix: &str,
+        permissions: TablePermissions,
+        expiry: OffsetDateTime,
+    ) -> SasScope {
+        let end = crate::query::keyed::prefix_successor(prefix);
+        SasScope {
+            start_partition_key: Some(prefix.to_owned()),
+            end_row_key: end.as_ref().map(|_| String::new()),
+            end_partition_key: end,
+            ..SasScope::new(table, permissions, expiry)
+        }
+    }
+
     /// Checks that the fields agree: a table is named, the start is before the expiry, and a
     /// start (end) RowKey comes with a start (end) PartitionKey.
     pub fn check(&self) -> Result<(), SasError> {

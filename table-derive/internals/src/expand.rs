@@ -740,6 +740,83 @@ fn index_projection(design: &Design, index: &crate::ast::Index) -> TokenStream {
     }
 }
 
+/// Functions that give the least-privilege SAS scope for one value of a PartitionKey's fields:
+/// the whole partition (`{prefix}sas_for_partition`), and, for a compound PartitionKey, the
+/// partitions that share its leading fields (`{prefix}sas_for_{field}`: `{tenant}_{region}`
+/// gives `sas_for_tenant`, every partition starting with `acme_`).
+fn sas_methods(design: &Design, prefix: &str, pk: &Key) -> TokenStream {
+    let rt = rt();
+    let parts = &pk.template.parts;
+    let what = format!("PartitionKey `{}`", pk.template.text);
+    let params = quote!(permissions: #rt::TablePermissions, expiry: #rt::OffsetDateTime);
+    let (permissions, expiry) = (quote!(permissions), quote!(expiry));
+    let fields = placeholder_fields(design, &[pk]);
+    if fields
+        .iter()
+        .any(|f| f.ident == "permissions" || f.ident == "expiry")
+    {
+        // A field named like a parameter: no SAS helper rather than a confusing one.
+        return quote!();
+    }
+    let args = arguments(&fields);
+    let build = build_key(design, parts, parts.len(), Access::Argument, "PartitionKey");
+    let name = format_ident!("{prefix}sas_for_partition");
+    let doc = format!(
+        "The SAS scope that reaches exactly one partition of {what}, with `permissions` until `expiry`: sign it with `table-http`, or enforce it over the in-process store with `Store::scoped`."
+    );
+    let mut out = vec![quote! {
+        #[doc = #doc]
+        pub fn #name(#args #params) -> #rt::Result<#rt::SasScope, #rt::ConversionError> {
+            let __pk = #build;
+            #rt::Result::Ok(#rt::SasScope::partition(<Self as #rt::TableEntity>::TABLE, __pk, #permissions, #expiry))
+        }
+    }];
+    let placeholders = parts
+        .iter()
+        .filter(|p| matches!(p, Part::Placeholder { .. }))
+        .count();
+    let mut seen = 0;
+    for (j, part) in parts.iter().enumerate() {
+        let Part::Placeholder { field, .. } = part else {
+            continue;
+        };
+        seen += 1;
+        // Only a field that a separator and more placeholders follow leads a prefix.
+        if seen == placeholders || !matches!(parts.get(j + 1), Some(Part::Literal(_))) {
+            continue;
+        }
+        let leading = placeholder_fields_of(design, &parts[..=j]);
+        let args = arguments(&leading);
+        let build = build_key(design, parts, j + 2, Access::Argument, "PartitionKey");
+        let name = format_ident!("{prefix}sas_for_{field}");
+        let doc = format!(
+            "The SAS scope that reaches every partition of {what} for one `{field}` (the partitions whose key starts with its prefix), with `permissions` until `expiry`."
+        );
+        out.push(quote! {
+            #[doc = #doc]
+            pub fn #name(#args #params) -> #rt::Result<#rt::SasScope, #rt::ConversionError> {
+                let __prefix = #build;
+                #rt::Result::Ok(#rt::SasScope::partition_prefix(<Self as #rt::TableEntity>::TABLE, &__prefix, #permissions, #expiry))
+            }
+        });
+    }
+    quote!(#(#out)*)
+}
+
+/// The distinct fields of some parts' placeholders, in order of first use.
+fn placeholder_fields_of<'d>(design: &'d Design, parts: &[Part]) -> Vec<&'d Field> {
+    let mut out: Vec<&Field> = Vec::new();
+    for part in parts {
+        if let Part::Placeholder { field, .. } = part
+            && let Some(f) = design.field(field)
+            && !out.iter().any(|o| o.ident == f.ident)
+        {
+            out.push(f);
+        }
+    }
+    out
+}
+
 /// The generated code for a checked design.
 pub fn expand(design: &Design) -> TokenStream {
     let rt = rt();
@@ -833,7 +910,13 @@ pub fn expand(design: &Design) -> TokenStream {
         &design.partition_key,
         &design.row_key,
     )];
+    queries.push(sas_methods(design, "", &design.partition_key));
     for index in &design.indexes {
+        if let Some(pk) = &index.partition_key
+            && !index.same_partition(design)
+        {
+            queries.push(sas_methods(design, &format!("{}_", index.name), pk));
+        }
         let pk = index
             .partition_key
             .as_ref()
