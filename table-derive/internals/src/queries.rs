@@ -69,23 +69,39 @@ pub fn specs_for(design: &Design, prefix: &str, pk: &Key, rk: &Key) -> Vec<Query
         } else {
             ("from", "to")
         };
-        out.push(QuerySpec {
-            method: format!("{prefix}range_by_{field}"),
-            class: "range query",
-            filter: format!(
-                "PartitionKey eq '{pk_text}' and RowKey ge '{before}{{{field}:{lo}}}' and RowKey lt '{before}{{{field}:{hi}}}'"
-            ),
-        });
         let is_string = design
             .field(field)
             .is_some_and(|f| f.kind == TypeKind::String);
-        if is_string && *format == SegmentFormat::Default {
+        // Verbatim text that more key follows does not sort like its values: the range reads
+        // a little more and the typed read keeps the exact values.
+        let separator = match rk_parts.get(j + 1) {
+            Some(Part::Literal(l)) if is_string && *format == SegmentFormat::Default => Some(l),
+            _ => None,
+        };
+        let checked = |filter: String| match separator {
+            Some(sep) => format!(
+                "{filter}, then the typed read keeps the keys whose `{{{field}}}` (up to `{sep}`) matches"
+            ),
+            None => filter,
+        };
+        let upper = match separator {
+            Some(_) => format!("{{{field}:{hi}+…}}"),
+            None => format!("{{{field}:{hi}}}"),
+        };
+        out.push(QuerySpec {
+            method: format!("{prefix}range_by_{field}"),
+            class: "range query",
+            filter: checked(format!(
+                "PartitionKey eq '{pk_text}' and RowKey ge '{before}{{{field}:{lo}}}' and RowKey lt '{before}{upper}'"
+            )),
+        });
+        if is_string {
             out.push(QuerySpec {
                 method: format!("{prefix}{field}_starting_with"),
                 class: "range query",
-                filter: format!(
+                filter: checked(format!(
                     "PartitionKey eq '{pk_text}' and RowKey ge '{before}{{prefix}}' and RowKey lt '{before}{{prefix+1}}'"
-                ),
+                )),
             });
         }
         if j == 0 && *format == SegmentFormat::InvertedTicks {
