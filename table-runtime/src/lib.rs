@@ -67,9 +67,20 @@ pub use table::{QueryTotals, Table, TypedPage};
 pub use typed::{ConversionError, EntityKey, RawKey, TableEntity};
 pub use value::{DateTime, EdmType, Value};
 
+/// The `time` crate, re-exported: `time::OffsetDateTime` fields need no dependency line of their
+/// own.
+pub use time;
+/// The `uuid` crate, re-exported: `uuid::Uuid` fields need no dependency line of their own.
+pub use uuid;
+
 /// Derives [`TableEntity`] from key templates; see the [`typed`] module.
 #[cfg(feature = "derive")]
 pub use table_derive::TableEntity;
+
+/// README.md's Rust examples, compiled and run as doctests so the README stays true.
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
 
 /// What derived code uses; not a public API.
 #[doc(hidden)]

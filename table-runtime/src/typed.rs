@@ -1,17 +1,19 @@
 //! Typed entities: Rust structs that convert to and from [`Entity`], usually through
-//! `#[derive(TableEntity)]`.
+//! `#[derive(TableEntity)]`. This page is the whole attribute grammar; every form has an example
+//! that is compiled and run as a test.
 //!
 //! # The derive
 //!
 //! ```
-//! use table_runtime::{QueryClass, TableEntity};
+//! use table_runtime::{QueryClass, Store, Table, TableEntity};
 //!
-//! #[derive(Debug, PartialEq, TableEntity)]
+//! #[derive(Debug, Clone, PartialEq, TableEntity)]
 //! #[table(name = "Employees", partition_key = "{department}", row_key = "empid_{employee_id:06}")]
 //! #[table(index(name = "by_email", row_key = "email_{email}"))]
 //! #[table(rename_all = "PascalCase")]
 //! struct Employee {
 //!     department: String,
+//!     #[table(max = 999_999)]
 //!     employee_id: u32,
 //!     email: String,
 //!     age: i32,
@@ -20,6 +22,15 @@
 //! let ann = Employee { department: "Sales".into(), employee_id: 42, email: "ann@contoso.com".into(), age: 31 };
 //! assert_eq!(ann.row_key().unwrap(), "empid_000042");
 //! assert_eq!(EmployeeKey::parse("Sales", "empid_000042").unwrap().employee_id, 42);
+//!
+//! // Writes through `Table` keep the index copies; reads take the key's fields.
+//! let store = Store::new();
+//! store.create_table(Employee::TABLE).unwrap();
+//! let employees = Table::<_, Employee>::new(&store);
+//! pollster::block_on(employees.insert(&ann)).unwrap();
+//! assert!(store.get("Employees", "Sales", "email_ann@contoso.com", None).is_ok());
+//! let key = EmployeeKey::new("Sales".into(), 42);
+//! assert_eq!(pollster::block_on(employees.get(&key)).unwrap(), Some(ann));
 //!
 //! let q = Employee::range_by_employee_id("Sales", 100..200).unwrap();
 //! assert_eq!(q.filter(), "PartitionKey eq 'Sales' and RowKey ge 'empid_000100' and RowKey lt 'empid_000200'");
@@ -32,48 +43,286 @@
 //! | --- | --- |
 //! | `name = "Employees"` | the table (default: the struct's name) |
 //! | `partition_key = "…"`, `row_key = "…"` | key templates (required) |
-//! | `rename_all = "PascalCase"` | property names from field names (`camelCase`, `snake_case`, `SCREAMING_SNAKE_CASE`) |
+//! | `rename_all = "PascalCase"` | property names from field names (`camelCase`, `snake_case`, `SCREAMING_SNAKE_CASE`, `none`) |
 //! | `entity_type = "Employee"`, `version = 2` | writes `EntityType` (and `EntityVersion`), checks it on reads: several types in one table |
-//! | `index(name = "by_email", row_key = "…")` | a same-partition index copy (written in the entity's transaction) |
-//! | `index(name = "…", partition_key = "…", row_key = "…", project(a, b))` | an index copy in another partition, optionally with only some fields |
+//! | `index(name = "by_email", row_key = "…")` | a copy in the entity's partition, written in the entity's transaction |
+//! | `index(name = "…", partition_key = "…", row_key = "…", eventual)` | a copy in another partition, kept by the index queue and its worker |
+//! | `index(…, project(a, b))` | copies holding only some fields, read through a generated type |
+//! | `projection_of = "Employee"` | this struct reads some fields of another design's entities |
 //! | `allow(RULE, reason = "…")` | silences a `table-lint` rule for this struct, with the reason |
 //!
 //! ## Field attributes
 //!
-//! `rename = "Name"`, `skip` (not stored; `Default` on reads), `json` (stored as JSON text with
-//! serde), `as_string` (stored as its `Display` text, read with `FromStr`: the way to keep a
-//! `u64` or `u128`).
+//! | attribute | meaning |
+//! | --- | --- |
+//! | `rename = "Name"` | the property's name |
+//! | `skip` | not stored; `Default` on reads |
+//! | `json` | stored as JSON text with serde |
+//! | `as_string` | stored as its `Display` text, read with `FromStr`: the way to keep a `u64` or `u128` |
+//! | `max_len = 64` | the most UTF-16 code units a string holds: checked on every write and key, and what lets `table-lint` bound key and entity sizes |
+//! | `max = 999_999` | the largest value an integer holds: checked on every write and key, and what makes a width narrower than the type (`{id:06}` on a `u32`) a sound design |
 //!
-//! ## Key templates
+//! # Key templates
 //!
-//! Literal text with `{field}` placeholders (`{{` and `}}` for braces). Each placeholder is
-//! written in an order-preserving, reversible form (see [`crate::key::encode`]):
+//! Literal text with `{field}` or `{field:format}` placeholders (`{{` and `}}` for braces). Two
+//! placeholders always have literal text between them, so a key splits back into its fields.
 //!
 //! | placeholder | written as |
 //! | --- | --- |
-//! | `{name}` (a `String`) | escaped so the service's forbidden characters never appear, ended by a space when more of the key follows |
-//! | `{id}` (an integer) | zero-padded to the type's width; signed types offset so negatives sort first |
-//! | `{id:06}` | zero-padded to 6 digits; a value that needs more is an error, not a wrong key |
-//! | `{at}` / `{at:iso}` | fixed-width ISO 8601 UTC |
+//! | `{name}` (a `String`) | verbatim, as people write keys by hand (`email_ann@contoso.com`); `{name:raw}` is the same |
+//! | `{name:escaped}` | escaped, reversible and ordered: any text fits, and compound keys sort exactly like the values |
+//! | `{id}` (an integer) | zero-padded to the type's width (`u32`: 10 digits); signed types offset so negatives sort first |
+//! | `{id:06}` or `{id:6}` | zero-padded to 6 digits; a value that needs more is an error, not a wrong key |
+//! | `{at}` / `{at:iso}` | fixed-width ISO 8601 UTC, `2026-03-01T10:20:30.0000000Z` |
 //! | `{at:ticks}`, `{at:inverted_ticks}` | 19-digit .NET ticks, ascending or newest first |
-//! | `{at:date}`, `{at:hour}` | a UTC date or hour bucket, for partition keys |
+//! | `{at:date}`, `{at:hour}` | a UTC date (`2026-03-01`) or hour (`2026-03-01T10`) bucket |
 //! | `{id}` (a `Uuid`) | hyphenated lowercase |
+//! | `{code}` (your type) | what its [`KeySegment`](crate::key::segment::KeySegment) implementation writes |
+//!
+//! ## Verbatim text
+//!
+//! A `String` is written as it is, so keys match what other clients, Storage Explorer and
+//! hand-written filters use, and a design can read keys other clients wrote. A value that can't
+//! be written verbatim is an error when the key is built, naming the key and the reason, never
+//! an escape you didn't ask for and never a wrong key: a character the service forbids (`/`,
+//! `\`, `#`, `?`, control characters), or, when more key follows, the separator that ends the
+//! segment (the key would read back as other values). So no two values ever share a key.
+//!
+//! ```
+//! use table_runtime::TableEntity;
+//!
+//! #[derive(Debug, TableEntity)]
+//! #[table(name = "Invoices", partition_key = "{app_id}_{at:date}", row_key = "{invoice}")]
+//! struct Invoice {
+//!     app_id: String,
+//!     at: table_runtime::time::OffsetDateTime,
+//!     invoice: String,
+//! }
+//!
+//! let at = table_runtime::time::macros::datetime!(2026-03-01 10:20 UTC);
+//! let inv = Invoice { app_id: "billing".into(), at, invoice: "INV-7/2026".into() };
+//! // The last segment takes `-`; `/` is forbidden in any key.
+//! assert!(inv.row_key().unwrap_err().to_string().contains("`/`"));
+//! let inv = Invoice { invoice: "INV-7".into(), ..inv };
+//! assert_eq!(inv.partition_key().unwrap(), "billing_2026-03-01");
+//! // `_` ends `{app_id}`: an app id holding it is refused rather than stored ambiguously.
+//! let bad = Invoice { app_id: "bill_ing".into(), ..inv };
+//! assert!(bad.partition_key().unwrap_err().to_string().contains("separator"));
+//! ```
+//!
+//! Verbatim text last in a key sorts like its values, so ranges over it are exact. With more
+//! key after it (`{last_name}_{id}`), `"a!_…"` sorts before `"a_…"` though `a!` is after `a`:
+//! a range over such a segment reads a covering RowKey range, and the typed read keeps only the
+//! keys whose segment is in the range (the query's description says so).
+//!
+//! ```
+//! use table_runtime::TableEntity;
+//!
+//! #[derive(Debug, TableEntity)]
+//! #[table(name = "People", partition_key = "{team}", row_key = "{last_name}_{id}")]
+//! struct Person { team: String, last_name: String, id: u32 }
+//!
+//! let q = Person::range_by_last_name("ops", "a".."c").unwrap();
+//! assert!(q.row_key_check().is_some());
+//! assert!(q.to_string().contains("read back from each key"));
+//! ```
+//!
+//! ## Escaped text
+//!
+//! `{name:escaped}` takes any text (`/`, `#`, the separator) and keeps compound keys in the
+//! values' order, at the price of keys other clients don't write: the service's forbidden
+//! characters and the escape characters are written as two or three (see
+//! [`crate::key::encode`]), and the segment is ended by a space when more key follows.
+//!
+//! ```
+//! use table_runtime::TableEntity;
+//!
+//! #[derive(Debug, TableEntity)]
+//! #[table(name = "Files", partition_key = "{share}", row_key = "{path:escaped}_{version}")]
+//! struct File { share: String, path: String, version: u16 }
+//!
+//! let f = File { share: "docs".into(), path: "a/b_c.txt".into(), version: 2 };
+//! assert_eq!(f.row_key().unwrap(), "a.~b_c..txt _00002");
+//! assert_eq!(FileKey::parse("docs", "a.~b_c..txt _00002").unwrap().path, "a/b_c.txt");
+//! ```
+//!
+//! ## Widths and bounds
+//!
+//! An integer pads to its type's width by default, so every value fits and numbers sort as
+//! numbers. A narrower width is sound when the design declares the bound that fits it:
+//!
+//! ```
+//! use table_runtime::TableEntity;
+//!
+//! #[derive(Debug, TableEntity)]
+//! #[table(name = "Badges", partition_key = "{site}", row_key = "badge_{badge:06}_{seq}")]
+//! struct Badge {
+//!     site: String,
+//!     #[table(max = 999_999)]
+//!     badge: u32,
+//!     seq: i8,
+//! }
+//!
+//! let b = Badge { site: "hq".into(), badge: 42, seq: -1 };
+//! // `i8` offsets by 128 so that -1 sorts before 0.
+//! assert_eq!(b.row_key().unwrap(), "badge_000042_127");
+//! let over = Badge { badge: 1_000_000, ..b };
+//! assert!(over.row_key().unwrap_err().to_string().contains("max = 999999"));
+//! ```
+//!
+//! A width that can't hold the declared `max` does not compile.
+//!
+//! ## Times
+//!
+//! ```
+//! use table_runtime::TableEntity;
+//! use table_runtime::time::macros::datetime;
+//!
+//! #[derive(Debug, TableEntity)]
+//! #[table(name = "Readings", partition_key = "{device}_{at:hour}", row_key = "{at:inverted_ticks}")]
+//! struct Reading { device: String, at: table_runtime::time::OffsetDateTime, celsius: f64 }
+//!
+//! let r = Reading { device: "d1".into(), at: datetime!(2026-03-01 10:20:30 UTC), celsius: 21.5 };
+//! assert_eq!(r.partition_key().unwrap(), "d1_2026-03-01T10");
+//! assert_eq!(r.row_key().unwrap().len(), 19);
+//! // Newest first: `latest(n)` reads the first n of the partition.
+//! let q = Reading::latest("d1", datetime!(2026-03-01 10:00 UTC), 5).unwrap();
+//! assert_eq!(q.top_count(), Some(5));
+//! ```
+//!
+//! `{at:ticks}` writes ascending .NET ticks; `{at}` and `{at:iso}` the fixed-width ISO form;
+//! `{at:date}` a day bucket. Fields of type `time::OffsetDateTime` or [`DateTime`] take them.
+//!
+//! ## Your own types as key segments
+//!
+//! A type becomes a key segment by implementing
+//! [`KeySegment`](crate::key::segment::KeySegment) (its documentation has a complete example);
+//! the derive calls it with what follows the placeholder, so a text-like type can apply the
+//! verbatim rules through [`push_verbatim`](crate::key::segment::push_verbatim). Its values are
+//! stored as properties through [`IntoValue`] and [`FromValue`], or with `as_string`.
+//!
+//! # Indexes
+//!
+//! ```
+//! use table_runtime::index::maintain::{IndexQueue, IndexWorker};
+//! use table_runtime::{Store, Table, TableEntity};
+//!
+//! #[derive(Debug, Clone, PartialEq, TableEntity)]
+//! #[table(name = "Staff", partition_key = "{department}", row_key = "empid_{id}")]
+//! // A copy in the entity's partition, written in the same transaction.
+//! #[table(index(name = "by_email", row_key = "email_{email}"))]
+//! // A copy in a partition of its own, kept by a worker, holding two fields.
+//! #[table(index(name = "by_last_name", partition_key = "lastname", row_key = "{last_name}_{id}", project(email), eventual))]
+//! struct Employee { department: String, id: u32, email: String, last_name: String, salary: i64 }
+//!
+//! let store = Store::new();
+//! store.create_table("Staff").unwrap();
+//! let queue = IndexQueue::default();
+//! let staff = Table::<_, Employee>::new(&store).with_index_queue(&queue);
+//! let ann = Employee { department: "Sales".into(), id: 7, email: "ann@contoso.com".into(), last_name: "Jones".into(), salary: 1 };
+//! pollster::block_on(staff.insert(&ann)).unwrap();
+//! pollster::block_on(IndexWorker::<_, Employee>::new(&store, &queue).run_until_idle());
+//!
+//! // The projected copies read through the generated `EmployeeByLastName`.
+//! let copies = Table::<_, EmployeeByLastName>::new(&store);
+//! let found = pollster::block_on(copies.query_all(&Employee::by_last_name_partition_query().unwrap())).unwrap();
+//! assert_eq!(found, [EmployeeByLastName { last_name: "Jones".into(), id: 7, email: "ann@contoso.com".into() }]);
+//! ```
+//!
+//! # Projections
+//!
+//! A struct declared `projection_of` a design reads that design's entities (its table, its keys
+//! and key type) with `$select` of its own fields. The compiler checks that each field is a
+//! field of the design with the same type and property; a projection never writes.
+//!
+//! ```
+//! use table_runtime::{Store, Table, TableEntity};
+//!
+//! #[derive(Debug, Clone, PartialEq, TableEntity)]
+//! #[table(name = "Staff", partition_key = "{department}", row_key = "empid_{id}")]
+//! struct Employee { department: String, id: u32, name: String, salary: i64 }
+//!
+//! #[derive(Debug, PartialEq, TableEntity)]
+//! #[table(projection_of = "Employee")]
+//! struct EmployeeName { name: String }
+//!
+//! let store = Store::new();
+//! store.create_table("Staff").unwrap();
+//! let ann = Employee { department: "Sales".into(), id: 7, name: "Ann".into(), salary: 1 };
+//! pollster::block_on(Table::<_, Employee>::new(&store).insert(&ann)).unwrap();
+//! let names = Table::<_, EmployeeName>::new(&store);
+//! assert_eq!(pollster::block_on(names.get(&ann.key())).unwrap(), Some(EmployeeName { name: "Ann".into() }));
+//! ```
+//!
+//! # Entity types and enums
+//!
+//! Several types in one table carry `entity_type`; an enum of them reads a mixed partition,
+//! picking each entity's variant and reporting one it does not know.
+//!
+//! ```
+//! use table_runtime::{Store, Table, TableEntity};
+//!
+//! #[derive(Debug, Clone, PartialEq, TableEntity)]
+//! #[table(name = "People", partition_key = "{department}", row_key = "empid_{id}", entity_type = "Employee")]
+//! struct Employee { department: String, id: u32 }
+//!
+//! #[derive(Debug, Clone, PartialEq, TableEntity)]
+//! #[table(name = "People", partition_key = "{name}", row_key = "department", entity_type = "Department")]
+//! struct Department { name: String, manager: String }
+//!
+//! #[derive(Debug, PartialEq, TableEntity)]
+//! enum HrEntity { Employee(Employee), Department(Department) }
+//!
+//! let store = Store::new();
+//! store.create_table("People").unwrap();
+//! pollster::block_on(Table::<_, Employee>::new(&store).insert(&Employee { department: "Sales".into(), id: 1 })).unwrap();
+//! pollster::block_on(Table::<_, Department>::new(&store).insert(&Department { name: "Sales".into(), manager: "Ann".into() })).unwrap();
+//! let all = Table::<_, HrEntity>::new(&store);
+//! let q = Employee::partition_query("Sales").unwrap();
+//! assert_eq!(pollster::block_on(all.query_all(&q)).unwrap().len(), 2);
+//! ```
+//!
+//! # Storage modes
+//!
+//! ```
+//! use table_runtime::TableEntity;
+//!
+//! #[derive(Debug, PartialEq, TableEntity)]
+//! #[table(name = "Accounts", partition_key = "{region}", row_key = "{id}")]
+//! struct Account {
+//!     region: String,
+//!     id: table_runtime::uuid::Uuid,
+//!     #[table(as_string)]
+//!     balance_cents: u64,
+//!     #[table(json)]
+//!     tags: Vec<String>,
+//!     #[table(skip)]
+//!     cached: Option<String>,
+//! }
+//!
+//! let a = Account { region: "eu".into(), id: table_runtime::uuid::Uuid::nil(), balance_cents: u64::MAX, tags: vec!["vip".into()], cached: None };
+//! let e = a.to_entity().unwrap();
+//! assert_eq!(e.get("balance_cents"), Some(&table_runtime::Value::String(u64::MAX.to_string())));
+//! assert_eq!(Account::from_entity(&e).unwrap(), a);
+//! ```
+//!
+//! # Checks
 //!
 //! Invalid designs do not compile: unknown fields, types keys can't hold, placeholders with no
-//! literal between them, forbidden characters in literals, duplicate or colliding indexes, empty
-//! templates.
+//! literal between them, forbidden characters in literals, a width that can't hold a declared
+//! `max`, `:escaped` on a non-string, duplicate or colliding indexes, empty templates, a
+//! projection whose fields the design does not have.
 //!
-//! ## What is generated
+//! # What is generated
 //!
-//! `impl TableEntity` (keys, conversion, index copies), a `{Struct}Key` type with `parse`, and
-//! query constructors returning [`crate::query::keyed::KeyQuery`]: `point_query`,
-//! `partition_query`, `range_by_{field}` for each RowKey segment (bounds flipped for inverted
-//! ticks), `{field}_starting_with` for string segments, `latest(n)` for inverted-tick RowKeys,
-//! and the same prefixed with each index's name (`by_email_point_query`, ...).
-//!
-//! An enum of newtype variants (`enum Staff { Employee(Employee), Department(Department) }`)
-//! derives `TableEntity` too: it reads a heterogeneous partition, picking the variant by
-//! `EntityType` or RowKey prefix, and reports an entity no variant accepts.
+//! `impl TableEntity` (keys, conversion, index copies), a `{Struct}Key` type (`new`, `parse`,
+//! `point_query`) that [`crate::Table::get`] and [`crate::Table::delete`] take, query
+//! constructors returning [`crate::query::keyed::KeyQuery`]: `point_query`, `partition_query`,
+//! `range_by_{field}` for each RowKey segment (bounds flipped for inverted ticks),
+//! `{field}_starting_with` for text segments, `latest(n)` for inverted-tick RowKeys, the same
+//! prefixed with each index's name (`by_email_point_query`, ...); for each PartitionKey template
+//! the least-privilege SAS scopes `sas_for_partition` and `sas_for_{field}` (the partitions of a
+//! leading field); and a `{Struct}{Index}` type for each index with `project(...)`.
 //!
 //! # Field types
 //!
@@ -81,7 +330,9 @@
 //! `u8`/`u16`/`i8`/`i16` (widened to Int32), `u32` (widened to Int64), `f64`/`f32` (Double),
 //! `Vec<u8>` (Binary), `uuid::Uuid` (Guid), `time::OffsetDateTime` and [`DateTime`] (DateTime,
 //! 100 ns), and `Option<T>` (a `None` is an absent property). Types the service can't hold
-//! (`u64`, `u128`, `usize`) implement neither trait, so using them is a compile error.
+//! (`u64`, `u128`, `usize`) implement neither trait, so using them is a compile error unless
+//! stored `as_string`. `time` and `uuid` are re-exported (`table_runtime::time`,
+//! `table_runtime::uuid`), so one dependency line is enough.
 
 use time::OffsetDateTime;
 use uuid::Uuid;
