@@ -78,15 +78,13 @@ pub struct Report {
     pub day_mean: Option<f64>,
 }
 
-/// The RowKey of a device's day in [`DAYS_TABLE`]: `2026-11-01`.
-pub fn day_key(at: OffsetDateTime) -> String {
-    let date = at.date();
-    format!(
-        "{:04}-{:02}-{:02}",
-        date.year(),
-        u8::from(date.month()),
-        date.day()
-    )
+/// The RowKey of a device's day in [`DAYS_TABLE`]: `2026-11-01`, the runtime's day bucket (the
+/// same text as a `{at:date}` placeholder writes).
+pub fn day_key(at: OffsetDateTime) -> Result<String, StoreError> {
+    use table_runtime::key::segment::{TimeFormat, TimeSegment};
+    let mut key = String::with_capacity(TimeFormat::Date.width());
+    at.push_time(&mut key, TimeFormat::Date)?;
+    Ok(key)
 }
 
 /// The property of a day in a year entity: `D001` to `D366`, by day of the year.
@@ -157,7 +155,7 @@ async fn run_async<B: Backend>(backend: &B) -> Result<Report, StoreError> {
                     backend,
                     DAYS_TABLE,
                     device,
-                    &day_key(reading.taken_at),
+                    &day_key(reading.taken_at)?,
                     usize::from(reading.taken_at.hour()),
                     reading.temperature,
                 )
@@ -182,7 +180,7 @@ async fn run_async<B: Backend>(backend: &B) -> Result<Report, StoreError> {
 
     // The whole day of dev-001 in one point read.
     let day = hours
-        .read(backend, DAYS_TABLE, "dev-001", &day_key(day_start()))
+        .read(backend, DAYS_TABLE, "dev-001", &day_key(day_start())?)
         .await?;
     let hourly = day.map(|d| d.as_f64()).unwrap_or_default();
     let day_entities = crate::query_entities(
