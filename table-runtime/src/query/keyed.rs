@@ -347,8 +347,18 @@ pub fn verbatim_range(
                 Bound::Included(_) => prefix_successor(&format!("{prefix}{v}{separator}")),
                 _ => Some(format!("{prefix}{v}")),
             };
-            // A value that is a shorter piece of the upper one, followed by the separator.
+            // A value that is a shorter piece of the upper one, followed by the separator; only
+            // a piece the lower bound admits is in the range at all.
             for (i, _) in v.char_indices() {
+                let piece = &v[..i];
+                let admitted = match lower {
+                    Bound::Included(l) => compare_utf16(piece, l).is_ge(),
+                    Bound::Excluded(l) => compare_utf16(piece, l).is_gt(),
+                    Bound::Unbounded => true,
+                };
+                if !admitted {
+                    continue;
+                }
                 let candidate = prefix_successor(&format!("{prefix}{}{separator}", &v[..i]));
                 end = match (end, candidate) {
                     (Some(a), Some(b)) => Some(if compare_utf16(&a, &b).is_ge() { a } else { b }),
