@@ -639,7 +639,7 @@ mod chrono_support {
 
     use super::{ConversionError, FromValue, IntoValue};
     use crate::key::encode::KeyEncodingError;
-    use crate::key::segment::{KeySegment, TimeFormat, TimeSegment};
+    use crate::key::segment::{Follows, KeySegment, TimeFormat, TimeSegment};
     use crate::value::{DateTime, UNIX_EPOCH_TICKS, Value};
 
     fn to_datetime(t: &chrono::DateTime<Utc>) -> Result<DateTime, String> {
@@ -687,10 +687,13 @@ mod chrono_support {
     }
 
     impl KeySegment for chrono::DateTime<Utc> {
-        fn push_key(&self, out: &mut String, _: bool) -> Result<(), KeyEncodingError> {
+        fn push_key(&self, out: &mut String, _: Follows<'_>) -> Result<(), KeyEncodingError> {
             self.push_time(out, TimeFormat::Iso8601)
         }
-        fn parse_key(text: &str, _: bool) -> Result<(Self, &str), KeyEncodingError> {
+        fn parse_key<'t>(
+            text: &'t str,
+            _: Follows<'_>,
+        ) -> Result<(Self, &'t str), KeyEncodingError> {
             Self::parse_time(text, TimeFormat::Iso8601)
         }
     }
