@@ -35,6 +35,7 @@ pub mod archive;
 pub mod backend;
 pub mod batch;
 pub mod blob;
+pub mod design;
 pub mod entity;
 pub mod error;
 pub mod index;
@@ -74,6 +75,10 @@ pub use table_derive::TableEntity;
 /// What derived code uses; not a public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::design::{
+        DesignText, SampleBounds, SampleValue, attempt, describe_range, describe_text,
+        describe_union, sample_prefix,
+    };
     pub use crate::entity::Entity;
     pub use crate::key::encode::{KeyEncodingError, push_escaped};
     pub use crate::key::segment::{

@@ -70,6 +70,8 @@
 //! `partition_query`, `range_by_{field}` for each RowKey segment (bounds flipped for inverted
 //! ticks), `{field}_starting_with` for string segments, `latest(n)` for inverted-tick RowKeys,
 //! and the same prefixed with each index's name (`by_email_point_query`, ...).
+//! [`TableEntity::design`] describes all of it as text built by that code (see
+//! [`crate::design`]), for a snapshot test.
 //!
 //! An enum of newtype variants (`enum Staff { Employee(Employee), Department(Department) }`)
 //! derives `TableEntity` too: it reads a heterogeneous partition, picking the variant by
@@ -403,6 +405,17 @@ pub trait TableEntity: Sized {
     fn index_entities(&self) -> Result<Vec<IndexCopy>, ConversionError> {
         Ok(Vec::new())
     }
+
+    /// The design as stable text, for review and snapshot tests
+    /// (`insta::assert_snapshot!(Employee::design())`): the table, each key template with an
+    /// example key, each index with where its copies live and how they are kept, and every
+    /// generated query with the class and `$filter` of a call. The derive builds the examples
+    /// from [`SampleValue`](crate::design::SampleValue)s with the code that writes entities
+    /// and calls the generated query constructors; see [`crate::design`]. A hand-written impl
+    /// describes what its constants tell (table, entity type, index templates).
+    fn design() -> String {
+        crate::design::outline::<Self>()
+    }
 }
 
 /// The property that names an entity's type in tables that hold several types.
@@ -638,6 +651,7 @@ mod chrono_support {
     use chrono::{TimeZone, Utc};
 
     use super::{ConversionError, FromValue, IntoValue};
+    use crate::design::SampleValue;
     use crate::key::encode::KeyEncodingError;
     use crate::key::segment::{Follows, KeySegment, TimeFormat, TimeSegment};
     use crate::value::{DateTime, UNIX_EPOCH_TICKS, Value};
@@ -674,6 +688,18 @@ mod chrono_support {
     impl FromValue for chrono::DateTime<Utc> {
         fn from_value(name: &str, value: Option<&Value>) -> Result<Self, ConversionError> {
             DateTime::from_value(name, value).map(from_datetime)
+        }
+    }
+
+    impl SampleValue for chrono::DateTime<Utc> {
+        /// The instants of [`DateTime`]'s samples: 2026-03-01 10:30 UTC, an hour later for
+        /// each next one.
+        fn sample(field: &str, n: u8) -> Self {
+            from_datetime(DateTime::sample(field, n))
+        }
+
+        fn describe(&self) -> String {
+            to_datetime(self).map_or_else(|e| e, |d| d.to_string())
         }
     }
 
@@ -720,6 +746,34 @@ mod chrono_support {
                     .0,
                 back
             );
+        }
+
+        #[test]
+        fn chrono_samples_are_the_runtime_instants() {
+            let at = chrono::DateTime::<Utc>::sample("at", 1);
+            assert_eq!(at.describe(), DateTime::sample("at", 1).describe());
+            assert_eq!(at.describe(), "2026-03-01T10:30:00.0000000Z");
+        }
+
+        #[cfg(feature = "derive")]
+        #[test]
+        fn chrono_key_fields_have_design_examples() {
+            use crate::TableEntity;
+
+            #[derive(crate::TableEntity)]
+            #[table(name = "Visits", partition_key = "{site}", row_key = "{at:ticks}")]
+            struct Visit {
+                site: String,
+                at: chrono::DateTime<Utc>,
+            }
+
+            let visit = Visit {
+                site: "Site1".into(),
+                at: chrono::DateTime::<Utc>::sample("at", 1),
+            };
+            let text = Visit::design();
+            let row_key = format!("RowKey: {{at:ticks}} -> {}\n", visit.row_key().unwrap());
+            assert!(text.contains(&row_key), "{text}");
         }
     }
 }

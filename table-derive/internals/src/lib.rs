@@ -3,6 +3,8 @@
 //! derive and the linter share one parser, and so the expansion can run outside the compiler
 //! (to show users the code generated for their structs).
 
+mod design_text;
+
 pub mod ast;
 pub mod attr;
 pub mod check;
