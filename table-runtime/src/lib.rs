@@ -35,6 +35,7 @@ pub mod archive;
 pub mod backend;
 pub mod batch;
 pub mod blob;
+pub mod design;
 pub mod entity;
 pub mod error;
 pub mod index;
@@ -77,14 +78,13 @@ pub use uuid;
 #[cfg(feature = "derive")]
 pub use table_derive::TableEntity;
 
-/// README.md's Rust examples, compiled and run as doctests so the README stays true.
-#[doc = include_str!("../../README.md")]
-#[cfg(doctest)]
-pub struct ReadmeDoctests;
-
 /// What derived code uses; not a public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::design::{
+        DesignText, SampleBounds, SampleValue, attempt, describe_range, describe_text,
+        describe_union, sample_prefix,
+    };
     pub use crate::entity::Entity;
     pub use crate::key::encode::{KeyEncodingError, push_escaped};
     pub use crate::key::segment::{

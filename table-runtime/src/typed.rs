@@ -323,6 +323,8 @@
 //! prefixed with each index's name (`by_email_point_query`, ...); for each PartitionKey template
 //! the least-privilege SAS scopes `sas_for_partition` and `sas_for_{field}` (the partitions of a
 //! leading field); and a `{Struct}{Index}` type for each index with `project(...)`.
+//! [`TableEntity::design`] describes all of it as text built by that code (see
+//! [`crate::design`]), for a snapshot test.
 //!
 //! # Field types
 //!
@@ -708,6 +710,17 @@ pub trait TableEntity: Sized {
     fn index_entities(&self) -> Result<Vec<IndexCopy>, ConversionError> {
         Ok(Vec::new())
     }
+
+    /// The design as stable text, for review and snapshot tests
+    /// (`insta::assert_snapshot!(Employee::design())`): the table, each key template with an
+    /// example key, each index with where its copies live and how they are kept, and every
+    /// generated query with the class and `$filter` of a call. The derive builds the examples
+    /// from [`SampleValue`](crate::design::SampleValue)s with the code that writes entities
+    /// and calls the generated query constructors; see [`crate::design`]. A hand-written impl
+    /// describes what its constants tell (table, entity type, index templates).
+    fn design() -> String {
+        crate::design::outline::<Self>()
+    }
 }
 
 /// The property that names an entity's type in tables that hold several types.
@@ -958,8 +971,9 @@ mod chrono_support {
     use chrono::{TimeZone, Utc};
 
     use super::{ConversionError, FromValue, IntoValue};
+    use crate::design::SampleValue;
     use crate::key::encode::KeyEncodingError;
-    use crate::key::segment::{KeySegment, TimeFormat, TimeSegment};
+    use crate::key::segment::{Follows, KeySegment, TimeFormat, TimeSegment};
     use crate::value::{DateTime, UNIX_EPOCH_TICKS, Value};
 
     fn to_datetime(t: &chrono::DateTime<Utc>) -> Result<DateTime, String> {
@@ -997,6 +1011,18 @@ mod chrono_support {
         }
     }
 
+    impl SampleValue for chrono::DateTime<Utc> {
+        /// The instants of [`DateTime`]'s samples: 2026-03-01 10:30 UTC, an hour later for
+        /// each next one.
+        fn sample(field: &str, n: u8) -> Self {
+            from_datetime(DateTime::sample(field, n))
+        }
+
+        fn describe(&self) -> String {
+            to_datetime(self).map_or_else(|e| e, |d| d.to_string())
+        }
+    }
+
     impl TimeSegment for chrono::DateTime<Utc> {
         fn to_key_time(&self) -> Result<DateTime, KeyEncodingError> {
             to_datetime(self).map_err(KeyEncodingError)
@@ -1007,10 +1033,13 @@ mod chrono_support {
     }
 
     impl KeySegment for chrono::DateTime<Utc> {
-        fn push_key(&self, out: &mut String, _: bool) -> Result<(), KeyEncodingError> {
+        fn push_key(&self, out: &mut String, _: Follows<'_>) -> Result<(), KeyEncodingError> {
             self.push_time(out, TimeFormat::Iso8601)
         }
-        fn parse_key(text: &str, _: bool) -> Result<(Self, &str), KeyEncodingError> {
+        fn parse_key<'t>(
+            text: &'t str,
+            _: Follows<'_>,
+        ) -> Result<(Self, &'t str), KeyEncodingError> {
             Self::parse_time(text, TimeFormat::Iso8601)
         }
     }
@@ -1037,6 +1066,34 @@ mod chrono_support {
                     .0,
                 back
             );
+        }
+
+        #[test]
+        fn chrono_samples_are_the_runtime_instants() {
+            let at = chrono::DateTime::<Utc>::sample("at", 1);
+            assert_eq!(at.describe(), DateTime::sample("at", 1).describe());
+            assert_eq!(at.describe(), "2026-03-01T10:30:00.0000000Z");
+        }
+
+        #[cfg(feature = "derive")]
+        #[test]
+        fn chrono_key_fields_have_design_examples() {
+            use crate::TableEntity;
+
+            #[derive(crate::TableEntity)]
+            #[table(name = "Visits", partition_key = "{site}", row_key = "{at:ticks}")]
+            struct Visit {
+                site: String,
+                at: chrono::DateTime<Utc>,
+            }
+
+            let visit = Visit {
+                site: "Site1".into(),
+                at: chrono::DateTime::<Utc>::sample("at", 1),
+            };
+            let text = Visit::design();
+            let row_key = format!("RowKey: {{at:ticks}} -> {}\n", visit.row_key().unwrap());
+            assert!(text.contains(&row_key), "{text}");
         }
     }
 }

@@ -13,15 +13,18 @@ fn rt() -> TokenStream {
 }
 
 /// How the value of a placeholder is reached in generated code.
-#[derive(Clone, Copy)]
-enum Access {
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Access {
     /// `&self.field`.
     SelfField,
     /// A function argument of the field's name (`&str` for strings, the type otherwise).
     Argument,
+    /// A local of the field's name holding a sample, as for [`Access::Argument`]; a field of a
+    /// user type has no sample and is written as its placeholder (`{code}`).
+    Sample,
 }
 
-fn is_string(field: &Field) -> bool {
+pub(crate) fn is_string(field: &Field) -> bool {
     field.kind == TypeKind::String
 }
 
@@ -30,8 +33,8 @@ fn access_expr(field: &Field, access: Access) -> TokenStream {
     let ident = &field.ident;
     match access {
         Access::SelfField => quote!(&self.#ident),
-        Access::Argument if is_string(field) => quote!(#ident),
-        Access::Argument => quote!(&#ident),
+        Access::Argument | Access::Sample if is_string(field) => quote!(#ident),
+        Access::Argument | Access::Sample => quote!(&#ident),
     }
 }
 
@@ -153,7 +156,7 @@ fn parse_segment(
 
 /// A block evaluating to the key built from the first `upto` of a template's `parts` (the
 /// whole template, or the front of one).
-fn build_key(
+pub(crate) fn build_key(
     design: &Design,
     parts: &[Part],
     upto: usize,
@@ -167,6 +170,10 @@ fn build_key(
         .map(|(i, part)| match part {
             Part::Literal(text) => quote!(__key.push_str(#text);),
             Part::Placeholder { field, format } => match design.field(field) {
+                Some(f) if access == Access::Sample && f.kind == TypeKind::Other => {
+                    let placeholder = placeholder_text(field, *format);
+                    quote!(__key.push_str(#placeholder);)
+                }
                 Some(f) => {
                     let value = access_expr(f, access);
                     let bounds = check_bounds(f, &value, label);
@@ -182,6 +189,14 @@ fn build_key(
         #(#steps)*
         __key
     }}
+}
+
+/// A placeholder as a template writes it: `{code}`, `{id:06}`.
+pub(crate) fn placeholder_text(field: &str, format: SegmentFormat) -> String {
+    match format {
+        SegmentFormat::Default => format!("{{{field}}}"),
+        format => format!("{{{field}:{}}}", format.spec()),
+    }
 }
 
 /// An expression for the length of a key: literals and fixed-width segments counted here, string
@@ -399,14 +414,39 @@ fn fresh(design: &Design, name: &str) -> syn::Ident {
     format_ident!("{candidate}")
 }
 
-/// Query constructors for one set of keys (the primary keys, or an index's).
-fn query_methods(
-    design: &Design,
+/// One argument of a generated query constructor, as the design text calls it.
+pub(crate) enum CallArgument<'d> {
+    /// The field's first sample.
+    Value(&'d Field),
+    /// From the field's first sample to its second.
+    Range(&'d Field),
+    /// The start of the field's first sample.
+    Prefix(&'d Field),
+    /// How many entities (`latest`'s `n`).
+    Count(usize),
+}
+
+/// A generated query constructor and the arguments the design text calls it with, in the
+/// order of its parameters.
+pub(crate) struct QueryCall<'d> {
+    /// The method.
+    pub(crate) method: syn::Ident,
+    /// Its arguments.
+    pub(crate) arguments: Vec<CallArgument<'d>>,
+}
+
+/// The `n` the design text passes to `latest`.
+const LATEST_SAMPLE: usize = 10;
+
+/// Query constructors for one set of keys (the primary keys, or an index's), and how the
+/// design text calls each.
+fn query_methods<'d>(
+    design: &'d Design,
     prefix: &str,
     index: Option<&str>,
     pk: &Key,
     rk: &Key,
-) -> TokenStream {
+) -> (TokenStream, Vec<QueryCall<'d>>) {
     let rt = rt();
     let index_tokens = match index {
         Some(name) => quote!(::core::option::Option::Some(#name)),
@@ -440,6 +480,19 @@ fn query_methods(
         pk.template.text, rk.template.text
     );
     let partition_doc = format!("Partition scan of {what}: `{}`.", pk.template.text);
+    let values = |fields: &[&'d Field]| -> Vec<CallArgument<'d>> {
+        fields.iter().map(|f| CallArgument::Value(f)).collect()
+    };
+    let mut calls = vec![
+        QueryCall {
+            method: point.clone(),
+            arguments: values(&all_fields),
+        },
+        QueryCall {
+            method: partition.clone(),
+            arguments: values(&pk_fields),
+        },
+    ];
     let mut methods = vec![quote! {
         #[doc = #point_doc]
         pub fn #point(#all_args) -> #rt::Result<#rt::KeyQuery, #rt::ConversionError> {
@@ -560,6 +613,13 @@ fn query_methods(
                 #rt::Result::Ok(#rt::KeyQuery::row_range(<Self as #rt::TableEntity>::TABLE, #index_tokens, __pk, __lo, __hi))
             },
         };
+        calls.push(QueryCall {
+            method: range.clone(),
+            arguments: values(&before_fields)
+                .into_iter()
+                .chain([CallArgument::Range(f)])
+                .collect(),
+        });
         methods.push(quote! {
             #[doc = #range_doc]
             pub fn #range #generics (#args #range_param: impl #rt::RangeBounds<#element>) -> #rt::Result<#rt::KeyQuery, #rt::ConversionError> {
@@ -596,6 +656,13 @@ fn query_methods(
                     #rt::Result::Ok(#rt::KeyQuery::row_range(<Self as #rt::TableEntity>::TABLE, #index_tokens, __pk, __lo, __hi))
                 },
             };
+            calls.push(QueryCall {
+                method: starting.clone(),
+                arguments: values(&before_fields)
+                    .into_iter()
+                    .chain([CallArgument::Prefix(f)])
+                    .collect(),
+            });
             methods.push(quote! {
                 #[doc = #doc]
                 pub fn #starting(#args #prefix_param: &str) -> #rt::Result<#rt::KeyQuery, #rt::ConversionError> {
@@ -610,6 +677,13 @@ fn query_methods(
             let doc = format!(
                 "The latest `n` of {what} in one partition (RowKey starts with inverted ticks)."
             );
+            calls.push(QueryCall {
+                method: latest.clone(),
+                arguments: values(&pk_fields)
+                    .into_iter()
+                    .chain([CallArgument::Count(LATEST_SAMPLE)])
+                    .collect(),
+            });
             methods.push(quote! {
                 #[doc = #doc]
                 pub fn #latest(#pk_args #n_param: usize) -> #rt::Result<#rt::KeyQuery, #rt::ConversionError> {
@@ -619,7 +693,7 @@ fn query_methods(
             });
         }
     }
-    quote!(#(#methods)*)
+    (quote!(#(#methods)*), calls)
 }
 
 /// The type that reads the copies of an index with `project(...)`: the index's key fields (read
@@ -903,13 +977,9 @@ pub fn expand(design: &Design) -> TokenStream {
         property_names.push("EntityType");
         property_names.push("EntityVersion");
     }
-    let mut queries = vec![query_methods(
-        design,
-        "",
-        None,
-        &design.partition_key,
-        &design.row_key,
-    )];
+    let (primary_queries, mut calls) =
+        query_methods(design, "", None, &design.partition_key, &design.row_key);
+    let mut queries = vec![primary_queries];
     queries.push(sas_methods(design, "", &design.partition_key));
     for index in &design.indexes {
         if let Some(pk) = &index.partition_key
@@ -921,14 +991,17 @@ pub fn expand(design: &Design) -> TokenStream {
             .partition_key
             .as_ref()
             .unwrap_or(&design.partition_key);
-        queries.push(query_methods(
+        let (methods, index_calls) = query_methods(
             design,
             &format!("{}_", index.name),
             Some(&index.name),
             pk,
             &index.row_key,
-        ));
+        );
+        queries.push(methods);
+        calls.extend(index_calls);
     }
+    let design_fn = crate::design_text::design_fn(design, &calls);
 
     quote! {
         #key_item
@@ -976,6 +1049,8 @@ pub fn expand(design: &Design) -> TokenStream {
                     #(#index_copies)*
                     #rt::Result::Ok(__copies)
                 }
+
+                #design_fn
             }
 
             #[automatically_derived]

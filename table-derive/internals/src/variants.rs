@@ -65,6 +65,8 @@ pub fn expand_enum(design: &EnumDesign) -> TokenStream {
     let names: Vec<_> = design.variants.iter().map(|(n, _)| n).collect();
     let types: Vec<_> = design.variants.iter().map(|(_, t)| t).collect();
     let first = types[0];
+    let type_name = ident.to_string();
+    let variant_names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
     let expected = format!(
         "one of {}",
         types
@@ -120,6 +122,14 @@ pub fn expand_enum(design: &EnumDesign) -> TokenStream {
 
                 fn index_entities(&self) -> #rt::Result<#rt::Vec<#rt::IndexCopy>, #rt::ConversionError> {
                     match self { #(Self::#names(v) => <#types as #rt::TableEntity>::index_entities(v),)* }
+                }
+
+                fn design() -> #rt::String {
+                    #rt::describe_union(
+                        #type_name,
+                        <Self as #rt::TableEntity>::TABLE,
+                        &[#((#variant_names, <#types as #rt::TableEntity>::design())),*],
+                    )
                 }
             }
         };
