@@ -8,6 +8,7 @@
 pub mod cli;
 pub mod config;
 pub mod diagnostic;
+pub mod example_keys;
 pub mod lint;
 pub mod render;
 pub mod rules;

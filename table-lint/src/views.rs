@@ -49,13 +49,47 @@ pub fn expand(paths: &[PathBuf]) -> Result<String, String> {
     Ok(out)
 }
 
+/// The keys a design writes for sample values, as stored.
+fn example_keys(design: &table_derive_internals::Design) -> String {
+    let show = |key| match crate::example_keys::example(design, key) {
+        Ok(text) => text,
+        Err(e) => format!("(not writable: {e})"),
+    };
+    let mut out = String::from(
+        "  example keys (sample values, as stored)
+",
+    );
+    out.push_str(&format!(
+        "    {:<34} {} / {}\n",
+        "entity",
+        show(&design.partition_key),
+        show(&design.row_key)
+    ));
+    for index in &design.indexes {
+        let pk = index
+            .partition_key
+            .as_ref()
+            .unwrap_or(&design.partition_key);
+        out.push_str(&format!(
+            "    {:<34} {} / {}\n",
+            format!("index {}", index.name),
+            show(pk),
+            show(&index.row_key)
+        ));
+    }
+    out
+}
+
 /// Each entity's keys, indexes and generated queries.
 pub fn keys(paths: &[PathBuf]) -> Result<String, String> {
     let mut out = String::new();
     for (path, input) in entities(paths)? {
         out.push_str(&format!("{} ({})\n", input.ident, path.display()));
         match table_derive_internals::design(&input) {
-            Ok(design) => out.push_str(&table_derive_internals::queries::describe(&design)),
+            Ok(design) => {
+                out.push_str(&table_derive_internals::queries::describe(&design));
+                out.push_str(&example_keys(&design));
+            }
             Err(e) => {
                 for error in e.flatten() {
                     out.push_str(&format!("  invalid: {error}\n"));
