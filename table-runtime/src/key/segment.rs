@@ -105,9 +105,13 @@ pub fn push_verbatim(
 
 /// Checks that `value` can be written verbatim before `follows` and read back as itself.
 pub fn check_verbatim(value: &str, follows: Follows<'_>) -> Result<(), KeyEncodingError> {
-    if let Some(c) = value
-        .chars()
-        .find(|c| crate::key::is_forbidden_key_char(*c))
+    // Most values hold no byte that can start a forbidden character: ASCII controls, `/`, `\`,
+    // `#`, `?`, DEL, and 0xC2 (the lead byte of U+0080..U+00BF, which holds the C1 controls).
+    let suspect = |b: &u8| *b < 0x20 || matches!(b, b'/' | b'\\' | b'#' | b'?' | 0x7F | 0xC2);
+    if value.as_bytes().iter().any(suspect)
+        && let Some(c) = value
+            .chars()
+            .find(|c| crate::key::is_forbidden_key_char(*c))
     {
         let shown = if c.is_control() {
             format!("the control character U+{:04X}", c as u32)
@@ -120,7 +124,7 @@ pub fn check_verbatim(value: &str, follows: Follows<'_>) -> Result<(), KeyEncodi
         )));
     }
     if let Follows::Separator(separator) = follows
-        && first_separator(value, separator) < value.len()
+        && splits_early(value, separator)
     {
         return Err(KeyEncodingError(format!(
             "`{value}` holds `{separator}`, the separator that ends its segment: the key would read back as other values; use `{{field:escaped}}` for text that may hold it, or another separator"
@@ -129,17 +133,24 @@ pub fn check_verbatim(value: &str, follows: Follows<'_>) -> Result<(), KeyEncodi
     Ok(())
 }
 
-/// Where the separator first occurs in `value` followed by the separator: at `value.len()`
-/// exactly when the segment reads back as `value` (an occurrence may start inside the value
-/// and end in the separator, as `a_` before `__`).
-fn first_separator(value: &str, separator: &str) -> usize {
+/// Whether the separator occurs in `value` followed by the separator before the place where
+/// the value ends: inside the value, or starting in it and ending in the separator (as `a_`
+/// before `__`). Reading the key back splits at the first occurrence, so only then does the
+/// segment read back as something else.
+fn splits_early(value: &str, separator: &str) -> bool {
     if separator.is_empty() {
-        return value.len();
+        return false;
     }
-    let mut joined = String::with_capacity(value.len() + separator.len());
-    joined.push_str(value);
-    joined.push_str(separator);
-    joined.find(separator).unwrap_or(value.len())
+    if value.contains(separator) {
+        return true;
+    }
+    // An occurrence starting `k` bytes before the value's end: the value ends with the
+    // separator's first `k` bytes, and the separator's rest repeats its own start.
+    (1..separator.len()).any(|k| {
+        separator.is_char_boundary(k)
+            && value.ends_with(&separator[..k])
+            && separator[k..] == separator[..separator.len() - k]
+    })
 }
 
 /// Reads a verbatim text segment from the front of `text`: up to the first `follows`
