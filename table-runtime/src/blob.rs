@@ -1154,14 +1154,12 @@ impl<'a, B: Backend, T: TableEntity> LargeTable<'a, B, T> {
         partition_key: &str,
         row_key: &str,
     ) -> Result<Option<T>, LargeEntityError> {
-        let mut entity = match self
+        let read = self
             .backend
             .get(&self.table, partition_key, row_key, None)
-            .await
-        {
-            Ok(entity) => entity,
-            Err(e) if e.code == ErrorCode::ResourceNotFound => return Ok(None),
-            Err(e) => return Err(e.into()),
+            .await;
+        let Some(mut entity) = crate::error::absent_as_none(read)? else {
+            return Ok(None);
         };
         for _ in 0..MAX_ATTEMPTS {
             match self.resolve(entity.clone()) {

@@ -220,5 +220,15 @@ impl StoreError {
     }
 }
 
+/// `None` where the service answered that the entity does not exist (404 `ResourceNotFound`),
+/// the value otherwise: for reads and deletes of an entity that may be absent.
+pub fn absent_as_none<T>(result: Result<T, StoreError>) -> Result<Option<T>, StoreError> {
+    match result {
+        Ok(v) => Ok(Some(v)),
+        Err(e) if e.code == ErrorCode::ResourceNotFound => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
 /// A result whose error is a [`StoreError`].
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;

@@ -21,7 +21,7 @@ use std::marker::PhantomData;
 use crate::backend::Backend;
 use crate::batch::BatchOperation;
 use crate::entity::{ETag, Entity, IfMatch};
-use crate::error::{ErrorCode, StoreError};
+use crate::error::{ErrorCode, StoreError, absent_as_none};
 use crate::index::maintain::IndexQueue;
 use crate::index::{
     INDEX_NAME_PROPERTY, INDEX_SOURCE_PARTITION_PROPERTY, INDEX_SOURCE_ROW_PROPERTY, copies_of,
@@ -203,27 +203,14 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
     pub async fn delete(&self, key: &T::Key, if_match: IfMatch) -> Result<bool, StoreError> {
         Self::writable()?;
         let (partition_key, row_key) = (key.partition_key()?, key.row_key()?);
-        let gone = |e: &StoreError| e.code == ErrorCode::ResourceNotFound;
         if T::INDEXES.is_empty() {
-            let op = BatchOperation::Delete {
-                partition_key,
-                row_key,
-                if_match,
-            };
-            return match self.backend.write(&self.name, op).await {
-                Ok(_) => Ok(true),
-                Err(e) if gone(&e) => Ok(false),
-                Err(e) => Err(e),
-            };
+            let deleted = self.delete_entity(partition_key, row_key, if_match).await;
+            return Ok(absent_as_none(deleted)?.is_some());
         }
         let Some(value) = self.get_raw(&partition_key, &row_key).await? else {
             return Ok(false);
         };
-        match self.delete_value(&value, if_match).await {
-            Ok(()) => Ok(true),
-            Err(e) if gone(&e) => Ok(false),
-            Err(e) => Err(e),
-        }
+        Ok(absent_as_none(self.delete_value(&value, if_match).await)?.is_some())
     }
 
     /// Deletes a value and every index copy of it: the entity and its same-partition copies in
@@ -231,16 +218,28 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
     pub async fn delete_value(&self, value: &T, if_match: IfMatch) -> Result<(), StoreError> {
         Self::writable()?;
         if !self.has_copies(value)? {
-            let op = BatchOperation::Delete {
-                partition_key: value.partition_key()?,
-                row_key: value.row_key()?,
-                if_match,
-            };
-            return self.backend.write(&self.name, op).await.map(|_| ());
+            return self
+                .delete_entity(value.partition_key()?, value.row_key()?, if_match)
+                .await;
         }
         self.commit_one(|tx| tx.delete(value, if_match))
             .await
             .map(|_| ())
+    }
+
+    /// One delete of the entity with these keys (a value without index copies).
+    async fn delete_entity(
+        &self,
+        partition_key: String,
+        row_key: String,
+        if_match: IfMatch,
+    ) -> Result<(), StoreError> {
+        let op = BatchOperation::Delete {
+            partition_key,
+            row_key,
+            if_match,
+        };
+        self.backend.write(&self.name, op).await.map(|_| ())
     }
 
     /// Refuses a write through a type that only reads.
@@ -266,14 +265,12 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
         row_key: &str,
     ) -> Result<Option<T>, StoreError> {
         let select = (!T::PROPERTIES.is_empty()).then_some(T::PROPERTIES);
-        let mut entity = match self
+        let read = self
             .backend
             .get(&self.name, partition_key, row_key, select)
-            .await
-        {
-            Ok(entity) => entity,
-            Err(e) if e.code == ErrorCode::ResourceNotFound => return Ok(None),
-            Err(e) => return Err(e),
+            .await;
+        let Some(mut entity) = absent_as_none(read)? else {
+            return Ok(None);
         };
         // A backend that leaves the keys out of a projection still answered for these keys.
         if entity.partition_key.is_empty() && entity.row_key.is_empty() {

@@ -253,26 +253,10 @@ impl Design {
                     .with_span(&attrs.generics),
             );
         }
-        let rename_all = attrs.rename_all.as_ref().and_then(|r| {
-            let rule = match r.as_str() {
-                "PascalCase" => Some(ident_case::RenameRule::PascalCase),
-                "camelCase" => Some(ident_case::RenameRule::CamelCase),
-                "snake_case" => Some(ident_case::RenameRule::SnakeCase),
-                "SCREAMING_SNAKE_CASE" => Some(ident_case::RenameRule::ScreamingSnakeCase),
-                "none" => Some(ident_case::RenameRule::None),
-                _ => None,
-            };
-            if rule.is_none() {
-                errors.push(
-                    darling::Error::custom(format!(
-                        "unknown `rename_all = \"{}\"`; expected \"PascalCase\", \"camelCase\", \"snake_case\", \"SCREAMING_SNAKE_CASE\" or \"none\"",
-                        r.as_str()
-                    ))
-                    .with_span(&r.span()),
-                );
-            }
-            rule
-        });
+        let rename_all = attrs
+            .rename_all
+            .as_ref()
+            .and_then(|r| errors.handle(rename_rule(r)));
         if let (Some(v), None) = (&attrs.version, &attrs.entity_type) {
             errors.push(
                 darling::Error::custom("`version` needs `entity_type = \"…\"` beside it")
@@ -418,15 +402,20 @@ pub(crate) fn field(f: FieldAttrs, rename_all: Option<ident_case::RenameRule>) -
     })
 }
 
-/// The rename rule of `rename_all = "…"`, if it names one.
-pub(crate) fn rename_rule(name: &str) -> Option<ident_case::RenameRule> {
-    match name {
-        "PascalCase" => Some(ident_case::RenameRule::PascalCase),
-        "camelCase" => Some(ident_case::RenameRule::CamelCase),
-        "snake_case" => Some(ident_case::RenameRule::SnakeCase),
-        "SCREAMING_SNAKE_CASE" => Some(ident_case::RenameRule::ScreamingSnakeCase),
-        "none" => Some(ident_case::RenameRule::None),
-        _ => None,
+/// The rename rule `rename_all = "…"` names, or the error that lists the rules.
+pub(crate) fn rename_rule(
+    name: &darling::util::SpannedValue<String>,
+) -> darling::Result<ident_case::RenameRule> {
+    match name.as_str() {
+        "PascalCase" => Ok(ident_case::RenameRule::PascalCase),
+        "camelCase" => Ok(ident_case::RenameRule::CamelCase),
+        "snake_case" => Ok(ident_case::RenameRule::SnakeCase),
+        "SCREAMING_SNAKE_CASE" => Ok(ident_case::RenameRule::ScreamingSnakeCase),
+        "none" => Ok(ident_case::RenameRule::None),
+        other => Err(darling::Error::custom(format!(
+            "unknown `rename_all = \"{other}\"`; expected \"PascalCase\", \"camelCase\", \"snake_case\", \"SCREAMING_SNAKE_CASE\" or \"none\""
+        ))
+        .with_span(&name.span())),
     }
 }
 

@@ -242,18 +242,8 @@ fn key_fn(design: &Design, key: &Key, label: &str) -> TokenStream {
 }
 
 /// The distinct fields of the given keys' placeholders, in order of first use.
-fn placeholder_fields<'d>(design: &'d Design, keys: &[&Key]) -> Vec<&'d Field> {
-    let mut out: Vec<&Field> = Vec::new();
-    for key in keys {
-        for (name, _) in key.template.placeholders() {
-            if let Some(f) = design.field(name)
-                && !out.iter().any(|o| o.ident == f.ident)
-            {
-                out.push(f);
-            }
-        }
-    }
-    out
+pub(crate) fn placeholder_fields<'d>(design: &'d Design, keys: &[&Key]) -> Vec<&'d Field> {
+    placeholder_fields_of(design, keys.iter().flat_map(|k| &k.template.parts))
 }
 
 /// The parameters of a query constructor, each followed by a comma.
@@ -370,14 +360,17 @@ fn key_struct(design: &Design) -> (syn::Ident, TokenStream) {
     (ident, item)
 }
 
-fn put_field(field: &Field) -> TokenStream {
+/// Statements that store a field; its declared bounds are checked first unless
+/// `bounds_checked` (a key field, checked when the keys were built).
+fn put_field(field: &Field, bounds_checked: bool) -> TokenStream {
     let rt = rt();
     let ident = &field.ident;
     let name = &field.property;
     let check_len = field
         .max_len
+        .filter(|_| !bounds_checked)
         .map(|max| quote!(#rt::check_max_len(#name, &self.#ident, #max)?;));
-    let check_max = field.max.map(
+    let check_max = field.max.filter(|_| !bounds_checked).map(
         |max| quote!(#rt::check_max_value(#name, ::core::convert::Into::<i128>::into(self.#ident), #max)?;),
     );
     let put = if field.json {
@@ -390,7 +383,7 @@ fn put_field(field: &Field) -> TokenStream {
     quote!(#check_len #check_max #put)
 }
 
-fn get_field(field: &Field) -> TokenStream {
+pub(crate) fn get_field(field: &Field) -> TokenStream {
     let rt = rt();
     let ident = &field.ident;
     let name = &field.property;
@@ -878,7 +871,10 @@ fn sas_methods(design: &Design, prefix: &str, pk: &Key) -> TokenStream {
 }
 
 /// The distinct fields of some parts' placeholders, in order of first use.
-fn placeholder_fields_of<'d>(design: &'d Design, parts: &[Part]) -> Vec<&'d Field> {
+fn placeholder_fields_of<'d, 'p>(
+    design: &'d Design,
+    parts: impl IntoIterator<Item = &'p Part>,
+) -> Vec<&'d Field> {
     let mut out: Vec<&Field> = Vec::new();
     for part in parts {
         if let Part::Placeholder { field, .. } = part
@@ -899,10 +895,14 @@ pub fn expand(design: &Design) -> TokenStream {
     let pk = key_fn(design, &design.partition_key, "PartitionKey");
     let rk = key_fn(design, &design.row_key, "RowKey");
     let stored: Vec<&Field> = design.fields.iter().filter(|f| !f.skip).collect();
-    let puts: Vec<TokenStream> = stored.iter().map(|f| put_field(f)).collect();
+    // `to_entity` builds the keys first, which checks the key fields' bounds.
+    let key_fields = placeholder_fields(design, &[&design.partition_key, &design.row_key]);
+    let puts: Vec<TokenStream> = stored
+        .iter()
+        .map(|f| put_field(f, key_fields.iter().any(|k| k.ident == f.ident)))
+        .collect();
     let gets = design.fields.iter().map(get_field);
     let (key_ident, key_item) = key_struct(design);
-    let key_fields = placeholder_fields(design, &[&design.partition_key, &design.row_key]);
     let key_names: Vec<_> = key_fields.iter().map(|f| &f.ident).collect();
 
     let index_infos = design.indexes.iter().map(|index| {
@@ -954,7 +954,7 @@ pub fn expand(design: &Design) -> TokenStream {
         let copied = stored.iter().filter(|f| {
             index.project.as_ref().is_none_or(|p| p.contains(&f.ident))
         });
-        let puts = copied.map(|f| put_field(f));
+        let puts = copied.map(|f| put_field(f, false));
         quote! {{
             let mut __entity = #rt::Entity::new(#build_pk, #build_rk);
             #(#puts)*

@@ -13,7 +13,6 @@ use quote::{format_ident, quote};
 
 use crate::ast::{Design, Field, Index, field, rename_rule};
 use crate::attr::ContainerAttrs;
-use crate::template::Part;
 
 /// The runtime's hidden module.
 fn rt() -> TokenStream {
@@ -103,16 +102,10 @@ fn read(input: &syn::DeriveInput) -> darling::Result<TokenStream> {
                 .with_span(&attrs.generics),
         );
     }
-    let rename = attrs.rename_all.as_ref().and_then(|r| {
-        let rule = rename_rule(r.as_str());
-        if rule.is_none() {
-            errors.push(
-                darling::Error::custom(format!("unknown `rename_all = \"{}\"`", r.as_str()))
-                    .with_span(&r.span()),
-            );
-        }
-        rule
-    });
+    let rename = attrs
+        .rename_all
+        .as_ref()
+        .and_then(|r| errors.handle(rename_rule(r)));
     let fields: Vec<Field> = match attrs.data {
         darling::ast::Data::Struct(fields) => fields
             .fields
@@ -126,25 +119,11 @@ fn read(input: &syn::DeriveInput) -> darling::Result<TokenStream> {
     Ok(expand_of(&attrs.ident, &design, &fields))
 }
 
-fn get_field(f: &Field) -> TokenStream {
-    let rt = rt();
-    let (ident, name) = (&f.ident, &f.property);
-    if f.skip {
-        quote!(#ident: ::core::default::Default::default())
-    } else if f.json {
-        quote!(#ident: #rt::get_json(__entity, #name)?)
-    } else if f.as_string {
-        quote!(#ident: #rt::get_string(__entity, #name)?)
-    } else {
-        quote!(#ident: #rt::get(__entity, #name)?)
-    }
-}
-
 fn expand_of(ident: &syn::Ident, design: &syn::Path, fields: &[Field]) -> TokenStream {
     let rt = rt();
     let stored: Vec<&Field> = fields.iter().filter(|f| !f.skip).collect();
     let properties: Vec<&str> = stored.iter().map(|f| f.property.as_str()).collect();
-    let gets = fields.iter().map(get_field);
+    let gets = fields.iter().map(crate::expand::get_field);
     let design_name = quote!(#design).to_string().replace(' ', "");
     // Each stored field must be a field of the design, stored under the same property.
     let property_checks = stored.iter().map(|f| {
@@ -230,26 +209,16 @@ pub fn index_type_name(design: &Design, index: &Index) -> syn::Ident {
 
 /// The fields of an index's projection type: the index's key fields, then the projected ones.
 pub fn index_fields<'d>(design: &'d Design, index: &Index) -> Vec<&'d Field> {
-    let mut out: Vec<&Field> = Vec::new();
     let pk = index
         .partition_key
         .as_ref()
         .unwrap_or(&design.partition_key);
-    let mut push = |f: &'d Field| {
-        if !out.iter().any(|o| o.ident == f.ident) {
-            out.push(f);
-        }
-    };
-    for key in [pk, &index.row_key] {
-        for (name, _) in key.template.placeholders() {
-            if let Some(f) = design.field(name) {
-                push(f);
-            }
-        }
-    }
+    let mut out = crate::expand::placeholder_fields(design, &[pk, &index.row_key]);
     for name in index.project.iter().flatten() {
-        if let Some(f) = design.fields.iter().find(|f| f.ident == *name) {
-            push(f);
+        if let Some(f) = design.field(&name.to_string())
+            && !out.iter().any(|o| o.ident == f.ident)
+        {
+            out.push(f);
         }
     }
     out
@@ -261,10 +230,7 @@ pub fn in_index_keys(design: &Design, index: &Index, field: &Field) -> bool {
         .partition_key
         .as_ref()
         .unwrap_or(&design.partition_key);
-    [pk, &index.row_key].iter().any(|k| {
-        k.template
-            .parts
-            .iter()
-            .any(|p| matches!(p, Part::Placeholder { field: f, .. } if field.ident == f))
-    })
+    crate::expand::placeholder_fields(design, &[pk, &index.row_key])
+        .iter()
+        .any(|f| f.ident == field.ident)
 }

@@ -372,6 +372,13 @@ pub fn verbatim_range(
     (low, high)
 }
 
+/// The verbatim text segment of `row_key` after `prefix`, up to the first `separator` (how the
+/// derived key types read it back).
+fn text_segment<'k>(row_key: &'k str, prefix: &str, separator: &str) -> Option<&'k str> {
+    let rest = row_key.strip_prefix(prefix)?;
+    rest.find(separator).map(|i| &rest[..i])
+}
+
 /// The check that keeps, of the keys a [`verbatim_range`] reads, those whose text segment (after
 /// `prefix`, ended by `separator`) lies between `lower` and `upper` in the service's order.
 pub fn verbatim_check(
@@ -385,10 +392,7 @@ pub fn verbatim_check(
     let what =
         format!("keeps the RowKeys whose `{{{field}}}` is in the range (read back from each key)");
     RowKeyCheck::new(what, move |row_key: &str| {
-        let Some(value) = row_key
-            .strip_prefix(prefix.as_str())
-            .and_then(|rest| rest.find(separator).map(|i| &rest[..i]))
-        else {
+        let Some(value) = text_segment(row_key, &prefix, separator) else {
             return false;
         };
         let above = match &lower {
@@ -418,9 +422,7 @@ pub fn verbatim_prefix_check(
         "keeps the RowKeys whose `{{{field}}}` starts with the prefix (read back from each key)"
     );
     RowKeyCheck::new(what, move |row_key: &str| {
-        row_key
-            .strip_prefix(prefix.as_str())
-            .and_then(|rest| rest.find(separator).map(|i| &rest[..i]))
+        text_segment(row_key, &prefix, separator)
             .is_some_and(|value| value.starts_with(value_prefix.as_str()))
     })
 }
