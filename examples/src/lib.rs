@@ -9,6 +9,7 @@
 
 use table_runtime::{Backend, Entity, Query, StoreError};
 
+pub mod chaos;
 pub mod event_log;
 pub mod hr;
 pub mod iot;

@@ -12,8 +12,11 @@
 //! stays while its record is in either.
 
 use pollster::block_on;
-use table_runtime::archive::{ArchiveQueue, ArchiveWorker, keys_of, request_archive};
-use table_runtime::blob::{BlobQueue, BlobStore, BlobWorker, LargeTable, references};
+use table_runtime::archive::{ArchiveJob, ArchiveQueue, ArchiveWorker, keys_of, request_archive};
+use table_runtime::blob::{
+    BlobJob, BlobQueue, BlobService, BlobStore, BlobWorker, LargeTable, references,
+};
+use table_runtime::queue::JobQueue;
 use table_runtime::{Backend, ErrorCode, Query, StoreError, TableEntity};
 
 /// The table of current employees.
@@ -48,18 +51,18 @@ pub struct EmployeeRecord {
 /// tables.
 pub struct Records<'a, B: Backend> {
     backend: &'a B,
-    blobs: &'a BlobStore,
-    blob_queue: &'a BlobQueue,
-    archive_queue: &'a ArchiveQueue,
+    blobs: &'a dyn BlobService,
+    blob_queue: &'a dyn JobQueue<BlobJob>,
+    archive_queue: &'a dyn JobQueue<ArchiveJob>,
 }
 
 impl<'a, B: Backend> Records<'a, B> {
     /// Handles over `backend` and `blobs`, with jobs on the two queues.
     pub fn new(
         backend: &'a B,
-        blobs: &'a BlobStore,
-        blob_queue: &'a BlobQueue,
-        archive_queue: &'a ArchiveQueue,
+        blobs: &'a dyn BlobService,
+        blob_queue: &'a dyn JobQueue<BlobJob>,
+        archive_queue: &'a dyn JobQueue<ArchiveJob>,
     ) -> Self {
         Records {
             backend,
@@ -91,8 +94,8 @@ impl<'a, B: Backend> Records<'a, B> {
     }
 
     /// Asks for a leaver's record to move to the archive (the client's only step).
-    pub fn leave(&self, record: &EmployeeRecord) -> Result<(), StoreError> {
-        request_archive(self.archive_queue, CURRENT, ARCHIVE, [keys_of(record)?])?;
+    pub async fn leave(&self, record: &EmployeeRecord) -> Result<(), StoreError> {
+        request_archive(self.archive_queue, CURRENT, ARCHIVE, [keys_of(record)?]).await?;
         Ok(())
     }
 }
@@ -169,7 +172,7 @@ async fn run_async<B: Backend>(backend: &B) -> Result<Report, StoreError> {
     current.upsert(&ann).await?;
 
     // Ann leaves.
-    records.leave(&ann)?;
+    records.leave(&ann).await?;
     records.mover().run_until_idle().await;
     let cleanup_jobs = records.cleaner().run_until_idle().await.done;
 

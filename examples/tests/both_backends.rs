@@ -385,7 +385,7 @@ fn records_a_mover_that_dies_halfway_is_finished_by_the_next<B: Backend>(backend
         photo: vec![1; 100_000],
     };
     block_on(current.insert(&dan)).unwrap();
-    records.leave(&dan).unwrap();
+    block_on(records.leave(&dan)).unwrap();
     let ids = |table| block_on(records::ids(backend, table)).unwrap();
     // Killed after copying into the archive, before deleting from the current table.
     assert_eq!(

@@ -19,17 +19,10 @@
 //! served, and one running behind, a request just after its start.
 
 use std::future::Future;
-use std::pin::Pin;
-use std::sync::Arc;
-use std::task::{Context, Poll};
 
 use bytes::Bytes;
-use http_body_util::{BodyExt as _, Full};
-use hyper::header::{HeaderMap, HeaderName, HeaderValue};
-use hyper::{Method, Request};
-use hyper_util::client::legacy::Client;
-use hyper_util::client::legacy::connect::HttpConnector;
-use hyper_util::rt::{TokioExecutor, TokioTimer};
+use hyper::Method;
+use hyper::header::HeaderName;
 use serde_json::Value as Json;
 use table_runtime::batch::BatchOperation;
 use table_runtime::query::Query;
@@ -38,42 +31,15 @@ use table_runtime::store::{BatchResult, QueryPage, QueryStats, TablePage, WriteR
 use table_runtime::{Backend, Continuation, DateTime, ETag, Entity, IfMatch, StoreError};
 
 use crate::auth;
-use crate::connection::{Connection, ConnectionError, Credential, Scheme};
+use crate::connection::{Connection, ConnectionError, Credential};
 use crate::retry::RetryPolicy;
+pub use crate::transport::{API_VERSION, HttpOptions};
+use crate::transport::{Answer, Call, Dialect, Repeat, Transport};
 use crate::wire::{self, encode, protocol_error};
 
-/// The REST API version sent with every request.
-pub const API_VERSION: &str = "2019-02-02";
-
-const USER_AGENT: &str = concat!("table-http/", env!("CARGO_PKG_VERSION"));
-const ACCEPT_JSON: &str = "application/json;odata=minimalmetadata";
 const CONTENT_JSON: &str = "application/json";
 /// The most entities one query page holds.
 const MAX_PAGE: usize = 1000;
-
-#[cfg(feature = "tls")]
-type Connector = hyper_rustls::HttpsConnector<HttpConnector>;
-#[cfg(not(feature = "tls"))]
-type Connector = HttpConnector;
-
-/// Settings of an [`HttpBackend`] beyond its connection.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HttpOptions {
-    /// When failed requests are repeated.
-    pub retry: RetryPolicy,
-    /// Threads of the backend's own I/O runtime (at least 1).
-    pub io_threads: usize,
-}
-
-impl Default for HttpOptions {
-    /// The default retry policy and one I/O thread.
-    fn default() -> HttpOptions {
-        HttpOptions {
-            retry: RetryPolicy::default(),
-            io_threads: 1,
-        }
-    }
-}
 
 /// A Table service reached over HTTP, authenticated with SharedKey or a SAS.
 ///
@@ -104,122 +70,28 @@ pub struct HttpBackend {
 #[derive(Clone)]
 enum Access {
     /// SharedKey, or a SAS that does not state its scope: the service alone decides.
-    Direct(Transport),
+    Direct(Tables),
     /// A SAS whose scope is checked on the client first.
-    Checked(Scoped<Transport>),
+    Checked(Scoped<Tables>),
 }
 
 impl std::fmt::Debug for HttpBackend {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let transport = self.transport();
         f.debug_struct("HttpBackend")
-            .field("connection", &transport.inner.connection)
-            .field("retry", &transport.inner.retry)
+            .field("connection", transport.0.connection())
+            .field("retry", transport.0.retry())
             .field("sas_scope", &self.sas_scope())
             .finish_non_exhaustive()
     }
 }
 
-/// The HTTP requests themselves, with no check of a SAS's scope.
+/// The Table service's requests themselves, with no check of a SAS's scope.
 #[derive(Clone)]
-struct Transport {
-    inner: Arc<Inner>,
-    runtime: Arc<OwnedRuntime>,
-}
+struct Tables(Transport);
 
-struct Inner {
-    connection: Connection,
-    client: Client<Connector, Full<Bytes>>,
-    retry: RetryPolicy,
-}
-
-/// The backend's runtime; shut down without waiting, so that dropping the last clone inside
-/// another runtime's task is allowed.
-struct OwnedRuntime(Option<tokio::runtime::Runtime>);
-
-impl Drop for OwnedRuntime {
-    fn drop(&mut self) {
-        if let Some(runtime) = self.0.take() {
-            runtime.shutdown_background();
-        }
-    }
-}
-
-impl OwnedRuntime {
-    fn handle(&self) -> Option<&tokio::runtime::Handle> {
-        self.0.as_ref().map(tokio::runtime::Runtime::handle)
-    }
-}
-
-/// Whether a request may be sent again after a failure that leaves its outcome unknown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Repeat {
-    /// Repeating it cannot change the outcome (reads, upserts, writes under `If-Match: *`).
-    Safe,
-    /// Only when the connection could not be opened (nothing reached the service).
-    ConnectFailuresOnly,
-}
-
-/// One request, relative to the endpoint.
-struct Call {
-    method: Method,
-    /// The encoded path after the endpoint's base path, starting with `/`.
-    path: String,
-    /// The encoded query string (without `?` and without the SAS).
-    query: String,
-    content_type: Option<String>,
-    headers: Vec<(HeaderName, String)>,
-    body: Bytes,
-    repeat: Repeat,
-}
-
-impl Call {
-    fn new(method: Method, path: String, repeat: Repeat) -> Call {
-        Call {
-            method,
-            path,
-            query: String::new(),
-            content_type: None,
-            headers: Vec::new(),
-            body: Bytes::new(),
-            repeat,
-        }
-    }
-
-    fn param(mut self, name: &str, value: &str) -> Call {
-        if !self.query.is_empty() {
-            self.query.push('&');
-        }
-        self.query.push_str(name);
-        self.query.push('=');
-        self.query.push_str(&encode(value));
-        self
-    }
-
-    fn header(mut self, name: HeaderName, value: String) -> Call {
-        self.headers.push((name, value));
-        self
-    }
-
-    fn json(mut self, body: Vec<u8>) -> Call {
-        self.content_type = Some(CONTENT_JSON.to_owned());
-        self.body = Bytes::from(body);
-        self
-    }
-}
-
-/// A whole answer: status, headers and body.
-struct Answer {
-    status: u16,
-    headers: HeaderMap,
-    body: Bytes,
-}
-
+/// What the Table service's answers mean.
 impl Answer {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers.get(name).and_then(|v| v.to_str().ok())
-    }
-
     /// The answer as an error, unless its status is one of `ok`.
     fn expect(self, ok: &[u16]) -> Result<Answer, StoreError> {
         if ok.contains(&self.status) {
@@ -259,30 +131,7 @@ impl Answer {
 }
 
 fn parse_http_date(text: &str) -> Option<DateTime> {
-    let format = time::format_description::parse_borrowed::<2>(
-        "[weekday repr:short], [day] [month repr:short] [year] [hour]:[minute]:[second] GMT",
-    )
-    .ok()?;
-    let parsed = time::PrimitiveDateTime::parse(text, &format).ok()?;
-    DateTime::from_offset_date_time(parsed.assume_utc()).ok()
-}
-
-/// Awaits a spawned task and aborts it when dropped first.
-struct Task<T>(tokio::task::JoinHandle<T>);
-
-impl<T> Future for Task<T> {
-    type Output = Result<T, StoreError>;
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        Pin::new(&mut self.0)
-            .poll(cx)
-            .map(|r| r.map_err(|e| protocol_error(format!("the request task failed: {e}"))))
-    }
-}
-
-impl<T> Drop for Task<T> {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
+    DateTime::from_offset_date_time(auth::parse_http_date(text)?).ok()
 }
 
 impl HttpBackend {
@@ -310,7 +159,7 @@ impl HttpBackend {
             }
             Credential::SharedKey(_) => None,
         };
-        let transport = Transport::new(connection, options)?;
+        let transport = Tables(Transport::new(connection, options, Dialect::Table)?);
         Ok(HttpBackend {
             access: match scope {
                 Some(scope) => Access::Checked(Scoped::new(transport, scope)),
@@ -330,15 +179,15 @@ impl HttpBackend {
 
     /// The connection this backend talks to.
     pub fn connection(&self) -> &Connection {
-        &self.transport().inner.connection
+        self.transport().0.connection()
     }
 
     /// The retry policy in force.
     pub fn retry_policy(&self) -> &RetryPolicy {
-        &self.transport().inner.retry
+        self.transport().0.retry()
     }
 
-    fn transport(&self) -> &Transport {
+    fn transport(&self) -> &Tables {
         match &self.access {
             Access::Direct(transport) => transport,
             Access::Checked(scoped) => scoped.inner(),
@@ -346,215 +195,18 @@ impl HttpBackend {
     }
 }
 
-impl Transport {
-    fn new(connection: Connection, options: HttpOptions) -> Result<Transport, ConnectionError> {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(options.io_threads.max(1))
-            .thread_name("table-http-io")
-            .enable_all()
-            .build()
-            .map_err(|e| ConnectionError(format!("cannot start the I/O runtime: {e}")))?;
-        let client = Client::builder(TokioExecutor::new())
-            .pool_timer(TokioTimer::new())
-            .pool_idle_timeout(std::time::Duration::from_secs(4))
-            .build(connector(connection.endpoint.scheme)?);
-        Ok(Transport {
-            inner: Arc::new(Inner {
-                connection,
-                client,
-                retry: options.retry,
-            }),
-            runtime: Arc::new(OwnedRuntime(Some(runtime))),
-        })
-    }
-
-    /// Sends a request on the backend's runtime (with retries), and waits for the whole answer.
+impl Tables {
+    /// Sends a call; no answer is an error with [`wire::NO_STATUS`].
     fn send(&self, call: Call) -> impl Future<Output = Result<Answer, StoreError>> + Send {
-        let inner = Arc::clone(&self.inner);
-        // The future keeps the runtime alive until it has its answer.
-        let runtime = Arc::clone(&self.runtime);
-        async move {
-            let Some(handle) = runtime.handle() else {
-                return Err(protocol_error("the backend's I/O runtime is gone"));
-            };
-            let task = Task(handle.spawn(inner.execute(call)));
-            task.await?
-        }
+        self.0.send_or(call, |why: String| protocol_error(why))
     }
 
     fn table_url(&self, table: &str) -> String {
-        self.inner
-            .connection
+        self.0
+            .connection()
             .endpoint
             .url(&format!("/{}", encode(table)))
     }
-}
-
-#[cfg(feature = "tls")]
-fn connector(_scheme: Scheme) -> Result<Connector, ConnectionError> {
-    let mut http = HttpConnector::new();
-    http.enforce_http(false);
-    http.set_nodelay(true);
-    let builder = hyper_rustls::HttpsConnectorBuilder::new()
-        .with_provider_and_webpki_roots(rustls::crypto::ring::default_provider())
-        .map_err(|e| ConnectionError(format!("cannot set up TLS: {e}")))?;
-    Ok(builder.https_or_http().enable_http1().wrap_connector(http))
-}
-
-#[cfg(not(feature = "tls"))]
-fn connector(scheme: Scheme) -> Result<Connector, ConnectionError> {
-    if scheme == Scheme::Https {
-        return Err(ConnectionError(
-            "https endpoints need table-http's `tls` feature".into(),
-        ));
-    }
-    let mut http = HttpConnector::new();
-    http.set_nodelay(true);
-    Ok(http)
-}
-
-impl Inner {
-    /// Runs a call with the retry policy: transient failures are retried when the call is safe
-    /// to repeat, connection failures always.
-    async fn execute(self: Arc<Inner>, call: Call) -> Result<Answer, StoreError> {
-        let mut retry = 0;
-        loop {
-            let outcome =
-                tokio::time::timeout(self.retry.attempt_timeout, self.attempt(&call)).await;
-            let (transient, error) = match outcome {
-                Ok(Ok(answer)) => {
-                    if matches!(answer.status, 408 | 500 | 502 | 503 | 504)
-                        && call.repeat == Repeat::Safe
-                        && retry < self.retry.max_retries
-                    {
-                        (true, None)
-                    } else {
-                        return Ok(answer);
-                    }
-                }
-                Ok(Err(Failure::Connect(message))) => (true, Some(message)),
-                Ok(Err(Failure::Other(message))) => (call.repeat == Repeat::Safe, Some(message)),
-                Ok(Err(Failure::Request(message))) => (false, Some(message)),
-                Err(_) => (
-                    call.repeat == Repeat::Safe,
-                    Some(format!("no answer within {:?}", self.retry.attempt_timeout)),
-                ),
-            };
-            if !transient || retry >= self.retry.max_retries {
-                let message = error.unwrap_or_default();
-                let tries = if retry > 0 {
-                    format!(" (after {} attempts)", retry + 1)
-                } else {
-                    String::new()
-                };
-                return Err(protocol_error(format!(
-                    "{} {}: {message}{tries}",
-                    call.method,
-                    self.connection.endpoint.url(&call.path)
-                )));
-            }
-            tokio::time::sleep(self.retry.delay(retry)).await;
-            retry += 1;
-        }
-    }
-
-    /// One attempt: sign, send, read the whole answer.
-    async fn attempt(&self, call: &Call) -> Result<Answer, Failure> {
-        let request = self.request(call).map_err(Failure::Request)?;
-        let response = self.client.request(request).await.map_err(|e| {
-            let message = error_chain(&e);
-            if e.is_connect() {
-                Failure::Connect(message)
-            } else {
-                Failure::Other(message)
-            }
-        })?;
-        let (parts, body) = response.into_parts();
-        let body = body
-            .collect()
-            .await
-            .map_err(|e| Failure::Other(error_chain(&e)))?
-            .to_bytes();
-        Ok(Answer {
-            status: parts.status.as_u16(),
-            headers: parts.headers,
-            body,
-        })
-    }
-
-    fn request(&self, call: &Call) -> Result<Request<Full<Bytes>>, String> {
-        let connection = &self.connection;
-        let endpoint = &connection.endpoint;
-        let mut url = endpoint.url(&call.path);
-        let mut query = call.query.clone();
-        if let Credential::Sas(sas) = &connection.credential {
-            if !query.is_empty() {
-                query.push('&');
-            }
-            query.push_str(sas);
-        }
-        if !query.is_empty() {
-            url.push('?');
-            url.push_str(&query);
-        }
-        let date = auth::http_date(time::OffsetDateTime::now_utc());
-        let mut builder = Request::builder()
-            .method(call.method.clone())
-            .uri(&url)
-            .header("accept", ACCEPT_JSON)
-            .header("x-ms-version", API_VERSION)
-            .header("dataserviceversion", "3.0")
-            .header("maxdataserviceversion", "3.0;NetFx")
-            .header("x-ms-date", &date)
-            .header("user-agent", USER_AGENT);
-        if let Some(content_type) = &call.content_type {
-            builder = builder.header("content-type", content_type);
-        }
-        for (name, value) in &call.headers {
-            let value = HeaderValue::from_str(value)
-                .map_err(|_| format!("header {name} cannot carry `{value}`"))?;
-            builder = builder.header(name, value);
-        }
-        if let Credential::SharedKey(key) = &connection.credential {
-            let path = format!("{}{}", endpoint.base_path, call.path);
-            let resource = auth::canonicalized_resource(&connection.account, &path, None);
-            let text = auth::string_to_sign(
-                call.method.as_str(),
-                "",
-                call.content_type.as_deref().unwrap_or(""),
-                &date,
-                &resource,
-            );
-            builder = builder.header(
-                "authorization",
-                auth::authorization(&connection.account, key, &text),
-            );
-        }
-        builder
-            .body(Full::new(call.body.clone()))
-            .map_err(|e| format!("cannot build the request for `{url}`: {e}"))
-    }
-}
-
-/// Why an attempt got no answer.
-enum Failure {
-    /// The connection could not be opened: nothing was sent.
-    Connect(String),
-    /// The connection broke or the answer could not be read: the outcome is unknown.
-    Other(String),
-    /// The request itself could not be built; retrying will not help.
-    Request(String),
-}
-
-fn error_chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(e) = source {
-        text.push_str(": ");
-        text.push_str(&e.to_string());
-        source = e.source();
-    }
-    text
 }
 
 fn write_repeat(op: &BatchOperation) -> Repeat {
@@ -643,7 +295,7 @@ impl Backend for HttpBackend {
     }
 }
 
-impl Backend for Transport {
+impl Backend for Tables {
     fn create_table(&self, table: &str) -> impl Future<Output = Result<(), StoreError>> + Send {
         let body = wire::ascii_json(&serde_json::json!({ "TableName": table }));
         let call = Call::new(
@@ -651,7 +303,7 @@ impl Backend for Transport {
             "/Tables".to_owned(),
             Repeat::ConnectFailuresOnly,
         )
-        .json(body)
+        .body(CONTENT_JSON, body)
         .header(
             HeaderName::from_static("prefer"),
             "return-no-content".into(),
@@ -723,25 +375,26 @@ impl Backend for Transport {
         let call = match &op {
             BatchOperation::Insert(e) => {
                 Call::new(Method::POST, format!("/{}", encode(table)), repeat)
-                    .json(wire::entity_body(e))
+                    .body(CONTENT_JSON, wire::entity_body(e))
                     .header(
                         HeaderName::from_static("prefer"),
                         "return-no-content".into(),
                     )
             }
             BatchOperation::Replace(e, m) => if_match(
-                Call::new(Method::PUT, entity_path, repeat).json(wire::entity_body(e)),
+                Call::new(Method::PUT, entity_path, repeat)
+                    .body(CONTENT_JSON, wire::entity_body(e)),
                 m,
             ),
             BatchOperation::Merge(e, m) => if_match(
-                Call::new(merge(), entity_path, repeat).json(wire::entity_body(e)),
+                Call::new(merge(), entity_path, repeat).body(CONTENT_JSON, wire::entity_body(e)),
                 m,
             ),
             BatchOperation::UpsertReplace(e) => {
-                Call::new(Method::PUT, entity_path, repeat).json(wire::entity_body(e))
+                Call::new(Method::PUT, entity_path, repeat).body(CONTENT_JSON, wire::entity_body(e))
             }
             BatchOperation::UpsertMerge(e) => {
-                Call::new(merge(), entity_path, repeat).json(wire::entity_body(e))
+                Call::new(merge(), entity_path, repeat).body(CONTENT_JSON, wire::entity_body(e))
             }
             BatchOperation::Delete { if_match: m, .. } => {
                 if_match(Call::new(Method::DELETE, entity_path, repeat), m)
@@ -849,7 +502,7 @@ impl Backend for Transport {
         table: &str,
         ops: Vec<BatchOperation>,
     ) -> impl Future<Output = Result<Vec<BatchResult>, StoreError>> + Send {
-        let endpoint = &self.inner.connection.endpoint;
+        let endpoint = &self.0.connection().endpoint;
         let body = wire::batch_body(
             &ops,
             &self.table_url(table),
@@ -877,6 +530,7 @@ impl Backend for Transport {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::transport::testing::{Reply, fake_service};
     use crate::wire::NO_STATUS;
 
     #[test]
@@ -964,74 +618,6 @@ mod tests {
             Some(DateTime::parse("2024-01-01T00:00:00Z").unwrap())
         );
         assert_eq!(parse_http_date("yesterday"), None);
-    }
-
-    /// What the fake service does with one request.
-    #[derive(Clone, Copy)]
-    enum Reply {
-        /// Answer with this status and body.
-        Status(u16, &'static str),
-        /// Read the request, then close the connection without answering.
-        Close,
-        /// Read the request and say nothing for a second.
-        Silent,
-    }
-
-    /// A one-request-per-connection HTTP server following `script`; returns its port and the
-    /// count of requests it read.
-    fn fake_service(script: Vec<Reply>) -> (u16, Arc<std::sync::atomic::AtomicUsize>) {
-        use std::io::{Read, Write};
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let count = Arc::new(std::sync::atomic::AtomicUsize::new(0));
-        let seen = Arc::clone(&count);
-        std::thread::spawn(move || {
-            for reply in script {
-                let Ok((mut stream, _)) = listener.accept() else {
-                    return;
-                };
-                let mut request = Vec::new();
-                let mut buf = [0u8; 4096];
-                while let Ok(n) = stream.read(&mut buf) {
-                    if n == 0 {
-                        break;
-                    }
-                    request.extend_from_slice(&buf[..n]);
-                    let text = String::from_utf8_lossy(&request).to_string();
-                    if let Some(end) = text.find("\r\n\r\n") {
-                        let length = text
-                            .lines()
-                            .find_map(|l| {
-                                l.to_ascii_lowercase()
-                                    .strip_prefix("content-length:")
-                                    .map(|v| v.trim().parse::<usize>().unwrap_or(0))
-                            })
-                            .unwrap_or(0);
-                        if request.len() >= end + 4 + length {
-                            break;
-                        }
-                    }
-                }
-                seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                match reply {
-                    Reply::Status(status, body) => {
-                        let _ = write!(
-                            stream,
-                            "HTTP/1.1 {status} X\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-                            body.len()
-                        );
-                    }
-                    Reply::Close => drop(stream),
-                    Reply::Silent => {
-                        std::thread::spawn(move || {
-                            std::thread::sleep(std::time::Duration::from_secs(2));
-                            drop(stream);
-                        });
-                    }
-                }
-            }
-        });
-        (port, count)
     }
 
     fn fake_backend(port: u16, max_retries: u32) -> HttpBackend {

@@ -1,11 +1,22 @@
-//! Connection strings: where the Table service is and how to authenticate to it.
+//! Connection strings: where a storage service (Table, Queue or Blob) is and how to
+//! authenticate to it.
 //!
 //! Three forms are read:
-//! - `UseDevelopmentStorage=true`: the local emulator (Azurite) with its well-known account;
+//! - `UseDevelopmentStorage=true`: the local emulator (Azurite) with its well-known account, its
+//!   services on their usual ports (blob 10000, queue 10001, table 10002) unless a
+//!   `TableEndpoint=`, `QueueEndpoint=` or `BlobEndpoint=` says otherwise;
 //! - `DefaultEndpointsProtocol=https;AccountName=…;AccountKey=…` with an optional
-//!   `TableEndpoint=…` or `EndpointSuffix=…` (SharedKey), or the same with
-//!   `SharedAccessSignature=…` in place of the key (SAS);
+//!   `TableEndpoint=…`/`QueueEndpoint=…`/`BlobEndpoint=…` or `EndpointSuffix=…` (SharedKey), or
+//!   the same with `SharedAccessSignature=…` in place of the key (SAS, appended to every
+//!   request);
 //! - a SAS URL: `https://account.table.core.windows.net/?sv=…&sig=…`.
+//!
+//! [`Connection::parse`] reads the table service's endpoint; [`Connection::parse_for`] any
+//! service's, from the same string. A service without an endpoint of its own is found from
+//! `AccountName` and `EndpointSuffix` (`https://{account}.queue.{suffix}`), except when the
+//! string points another service at a local emulator (an IP address or `localhost`): there is
+//! no telling which port this service listens on, so that is an error naming the missing
+//! field.
 //!
 //! A SAS is kept as the token text; [`crate::HttpBackend`] reads its scope when it is built
 //! (see [`crate::sas::scope_of_token`]).
@@ -21,6 +32,63 @@ pub const DEV_ACCOUNT_KEY: &str =
     "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
 /// The emulator's table endpoint (path-style: the account is the first path segment).
 pub const DEV_TABLE_ENDPOINT: &str = "http://127.0.0.1:10002/devstoreaccount1";
+/// The emulator's queue endpoint.
+pub const DEV_QUEUE_ENDPOINT: &str = "http://127.0.0.1:10001/devstoreaccount1";
+/// The emulator's blob endpoint.
+pub const DEV_BLOB_ENDPOINT: &str = "http://127.0.0.1:10000/devstoreaccount1";
+
+/// One of a storage account's services.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StorageService {
+    /// Table Storage.
+    Table,
+    /// Queue Storage.
+    Queue,
+    /// Blob Storage.
+    Blob,
+}
+
+impl StorageService {
+    const ALL: [StorageService; 3] = [
+        StorageService::Table,
+        StorageService::Queue,
+        StorageService::Blob,
+    ];
+
+    /// The connection-string field naming this service's endpoint: `TableEndpoint`,
+    /// `QueueEndpoint` or `BlobEndpoint`.
+    pub fn endpoint_field(self) -> &'static str {
+        match self {
+            StorageService::Table => "TableEndpoint",
+            StorageService::Queue => "QueueEndpoint",
+            StorageService::Blob => "BlobEndpoint",
+        }
+    }
+
+    /// The label of the service in the account's host names: `table`, `queue` or `blob`.
+    pub fn host_label(self) -> &'static str {
+        match self {
+            StorageService::Table => "table",
+            StorageService::Queue => "queue",
+            StorageService::Blob => "blob",
+        }
+    }
+
+    /// The emulator's endpoint for this service ([`DEV_TABLE_ENDPOINT`], …).
+    pub fn development_endpoint(self) -> &'static str {
+        match self {
+            StorageService::Table => DEV_TABLE_ENDPOINT,
+            StorageService::Queue => DEV_QUEUE_ENDPOINT,
+            StorageService::Blob => DEV_BLOB_ENDPOINT,
+        }
+    }
+}
+
+impl fmt::Display for StorageService {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.host_label())
+    }
+}
 
 /// A connection string or SAS URL that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -50,7 +118,7 @@ impl Scheme {
     }
 }
 
-/// The base URL of a table service: scheme, host (and port), and the path every request starts
+/// The base URL of a storage service: scheme, host (and port), and the path every request starts
 /// with (`/devstoreaccount1` for the emulator's path-style URLs, empty for the service's).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Endpoint {
@@ -161,22 +229,28 @@ impl fmt::Debug for Credential {
     }
 }
 
-/// A parsed connection: the account, its table endpoint and the credential.
+/// A parsed connection: the account, one service's endpoint and the credential.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Connection {
     /// The storage account's name.
     pub account: String,
-    /// The table service's base URL.
+    /// The service's base URL (the table service's, from [`Connection::parse`]).
     pub endpoint: Endpoint,
     /// SharedKey or SAS.
     pub credential: Credential,
 }
 
 impl Connection {
-    /// The local emulator with its well-known account and key (`UseDevelopmentStorage=true`).
+    /// The local emulator's table service with its well-known account and key
+    /// (`UseDevelopmentStorage=true`).
     pub fn development() -> Connection {
-        Connection::development_on(DEV_TABLE_ENDPOINT)
-            .unwrap_or_else(|_| unreachable!("the built-in endpoint is valid"))
+        Connection::development_for(StorageService::Table)
+    }
+
+    /// The local emulator's `service` with its well-known account and key, on its usual port.
+    pub fn development_for(service: StorageService) -> Connection {
+        Connection::development_on(service.development_endpoint())
+            .unwrap_or_else(|_| unreachable!("the built-in endpoints are valid"))
     }
 
     /// The emulator's well-known account at another endpoint, for example another port:
@@ -208,6 +282,29 @@ impl Connection {
     /// assert!(Connection::parse("AccountName=acme").is_err());
     /// ```
     pub fn parse(text: &str) -> Result<Connection, ConnectionError> {
+        Connection::parse_for(text, StorageService::Table)
+    }
+
+    /// Reads a connection string or a SAS URL for `service`: the same fields as
+    /// [`Connection::parse`], with `QueueEndpoint=`/`BlobEndpoint=` in place of `TableEndpoint=`.
+    ///
+    /// ```
+    /// use table_http::connection::{Connection, StorageService};
+    ///
+    /// let dev = Connection::parse_for("UseDevelopmentStorage=true", StorageService::Queue).unwrap();
+    /// assert_eq!(dev.endpoint.to_string(), "http://127.0.0.1:10001/devstoreaccount1");
+    ///
+    /// let cs = "AccountName=acme;AccountKey=a2V5;EndpointSuffix=core.windows.net";
+    /// let blobs = Connection::parse_for(cs, StorageService::Blob).unwrap();
+    /// assert_eq!(blobs.endpoint.to_string(), "https://acme.blob.core.windows.net");
+    ///
+    /// // An emulator's table endpoint says nothing of where its queue listens.
+    /// let cs = "AccountName=devstoreaccount1;AccountKey=a2V5;TableEndpoint=http://127.0.0.1:10002/devstoreaccount1";
+    /// let err = Connection::parse_for(cs, StorageService::Queue).unwrap_err();
+    /// assert!(err.to_string().contains("no QueueEndpoint"));
+    /// ```
+    pub fn parse_for(text: &str, service: StorageService) -> Result<Connection, ConnectionError> {
+        let field = service.endpoint_field();
         let text = text.trim();
         if text.is_empty() {
             return fail("it is empty");
@@ -224,14 +321,28 @@ impl Connection {
             if fields.get("DevelopmentStorageProxyUri").is_some() {
                 return fail("DevelopmentStorageProxyUri is not supported");
             }
-            let mut conn = Connection::development();
-            if let Some(endpoint) = fields.get("TableEndpoint") {
+            let mut conn = Connection::development_for(service);
+            if let Some(endpoint) = fields.get(field) {
                 conn.endpoint = Endpoint::parse(endpoint)?;
             }
             return Ok(conn);
         }
         let account = fields.get("AccountName").map(str::to_owned);
-        let endpoint = match (fields.get("TableEndpoint"), &account) {
+        if fields.get(field).is_none() {
+            for other in StorageService::ALL {
+                let Some(url) = fields.get(other.endpoint_field()) else {
+                    continue;
+                };
+                if Endpoint::parse(url).is_ok_and(|e| e.is_path_style()) {
+                    return fail(format!(
+                        "it gives {} `{url}`, a local emulator's address, but no {field}: add \
+                         {field}=… with the address of the emulator's {service} service",
+                        other.endpoint_field()
+                    ));
+                }
+            }
+        }
+        let endpoint = match (fields.get(field), &account) {
             (Some(url), _) => Endpoint::parse(url)?,
             (None, Some(account)) => {
                 let scheme = match fields.get("DefaultEndpointsProtocol") {
@@ -251,17 +362,17 @@ impl Connection {
                 check_account_name(account)?;
                 Endpoint {
                     scheme,
-                    authority: format!("{account}.table.{suffix}"),
+                    authority: format!("{account}.{}.{suffix}", service.host_label()),
                     base_path: String::new(),
                 }
             }
             (None, None) => {
-                return fail("it names no AccountName and no TableEndpoint");
+                return fail(format!("it names no AccountName and no {field}"));
             }
         };
         let account = match account {
             Some(a) => a,
-            None => account_from_endpoint(&endpoint)?,
+            None => account_from_endpoint(&endpoint, field)?,
         };
         check_account_name(&account)?;
         let credential = match (
@@ -425,7 +536,7 @@ fn is_path_style_host(host: &str) -> bool {
         || host.parse::<std::net::Ipv4Addr>().is_ok()
 }
 
-fn account_from_endpoint(endpoint: &Endpoint) -> Result<String, ConnectionError> {
+fn account_from_endpoint(endpoint: &Endpoint, field: &str) -> Result<String, ConnectionError> {
     let account = if endpoint.is_path_style() {
         endpoint
             .base_path
@@ -442,7 +553,7 @@ fn account_from_endpoint(endpoint: &Endpoint) -> Result<String, ConnectionError>
     };
     if account.is_empty() {
         return fail(format!(
-            "cannot tell the account from TableEndpoint `{endpoint}`; add AccountName="
+            "cannot tell the account from {field} `{endpoint}`; add AccountName="
         ));
     }
     Ok(account)
@@ -538,6 +649,128 @@ mod tests {
         assert_eq!(conn.account, "acme");
         assert_eq!(conn.endpoint.authority, "acme.table.cosmos.azure.com:443");
         assert_eq!(conn.endpoint.base_path, "");
+    }
+
+    fn for_service(text: &str, service: StorageService) -> Result<Connection, String> {
+        Connection::parse_for(text, service).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn queue_and_blob_endpoints_of_the_emulator() {
+        let queue = for_service("UseDevelopmentStorage=true", StorageService::Queue).unwrap();
+        assert_eq!(queue, Connection::development_for(StorageService::Queue));
+        assert_eq!(queue.account, DEV_ACCOUNT);
+        assert_eq!(queue.endpoint.to_string(), DEV_QUEUE_ENDPOINT);
+        assert!(matches!(queue.credential, Credential::SharedKey(_)));
+        let blob = for_service("UseDevelopmentStorage=true", StorageService::Blob).unwrap();
+        assert_eq!(blob.endpoint.authority, "127.0.0.1:10000");
+        assert_eq!(blob.endpoint.base_path, "/devstoreaccount1");
+        // A field for one service moves that service only.
+        let cs = "UseDevelopmentStorage=true;QueueEndpoint=http://127.0.0.1:20001/devstoreaccount1";
+        let queue = for_service(cs, StorageService::Queue).unwrap();
+        assert_eq!(queue.endpoint.authority, "127.0.0.1:20001");
+        let table = for_service(cs, StorageService::Table).unwrap();
+        assert_eq!(table.endpoint.to_string(), DEV_TABLE_ENDPOINT);
+        let blob = for_service(cs, StorageService::Blob).unwrap();
+        assert_eq!(blob.endpoint.to_string(), DEV_BLOB_ENDPOINT);
+    }
+
+    #[test]
+    fn queue_and_blob_endpoints_given_or_derived() {
+        let all = format!(
+            "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey={DEV_ACCOUNT_KEY};\
+             TableEndpoint=http://127.0.0.1:20002/devstoreaccount1;\
+             QueueEndpoint=http://127.0.0.1:20001/devstoreaccount1;\
+             BlobEndpoint=http://127.0.0.1:20000/devstoreaccount1"
+        );
+        for (service, port) in [
+            (StorageService::Table, 20002),
+            (StorageService::Queue, 20001),
+            (StorageService::Blob, 20000),
+        ] {
+            let conn = for_service(&all, service).unwrap();
+            assert_eq!(conn.endpoint.authority, format!("127.0.0.1:{port}"));
+            assert_eq!(conn.account, DEV_ACCOUNT);
+        }
+        // From the account name and the suffix (or the default one).
+        let cs = "AccountName=acme;AccountKey=a2V5;EndpointSuffix=core.chinacloudapi.cn";
+        let queue = for_service(cs, StorageService::Queue).unwrap();
+        assert_eq!(
+            queue.endpoint.url("/jobs/messages"),
+            "https://acme.queue.core.chinacloudapi.cn/jobs/messages"
+        );
+        assert_eq!(
+            queue.credential,
+            Credential::SharedKey(AccountKey(b"key".to_vec()))
+        );
+        let cs = "DefaultEndpointsProtocol=http;AccountName=acme;AccountKey=a2V5";
+        let blob = for_service(cs, StorageService::Blob).unwrap();
+        assert_eq!(
+            blob.endpoint.to_string(),
+            "http://acme.blob.core.windows.net"
+        );
+        // A service endpoint on a host name sits beside derived ones.
+        let cs = "AccountName=acme;AccountKey=a2V5;BlobEndpoint=https://cdn.example.com";
+        let blob = for_service(cs, StorageService::Blob).unwrap();
+        assert_eq!(blob.endpoint.authority, "cdn.example.com");
+        assert_eq!(blob.account, "acme");
+        let queue = for_service(cs, StorageService::Queue).unwrap();
+        assert_eq!(queue.endpoint.authority, "acme.queue.core.windows.net");
+        // The account is read from the service's own endpoint when not named.
+        let cs = "QueueEndpoint=https://acme.queue.core.windows.net;AccountKey=a2V5";
+        assert_eq!(
+            for_service(cs, StorageService::Queue).unwrap().account,
+            "acme"
+        );
+    }
+
+    #[test]
+    fn queue_and_blob_with_a_sas() {
+        let cs = "QueueEndpoint=https://acme.queue.core.windows.net/;\
+                  SharedAccessSignature=?sv=2021-08-06&ss=q&sig=x%2By";
+        let queue = for_service(cs, StorageService::Queue).unwrap();
+        assert_eq!(queue.account, "acme");
+        assert_eq!(
+            queue.credential,
+            Credential::Sas("sv=2021-08-06&ss=q&sig=x%2By".into())
+        );
+        let cs = "AccountName=acme;SharedAccessSignature=sv=1&ss=b&sig=s";
+        let blob = for_service(cs, StorageService::Blob).unwrap();
+        assert_eq!(
+            blob.endpoint.to_string(),
+            "https://acme.blob.core.windows.net"
+        );
+        assert_eq!(blob.credential, Credential::Sas("sv=1&ss=b&sig=s".into()));
+        let url = "https://acme.blob.core.windows.net/photos?sv=1&sr=c&sig=s";
+        let blob = for_service(url, StorageService::Blob).unwrap();
+        assert_eq!(blob.endpoint.base_path, "");
+        assert_eq!(blob.credential, Credential::Sas("sv=1&sr=c&sig=s".into()));
+    }
+
+    #[test]
+    fn an_emulator_endpoint_does_not_locate_the_other_services() {
+        let cs = format!(
+            "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey={DEV_ACCOUNT_KEY};\
+             TableEndpoint=http://127.0.0.1:10002/devstoreaccount1"
+        );
+        let err = for_service(&cs, StorageService::Queue).unwrap_err();
+        assert!(err.contains("no QueueEndpoint"), "{err}");
+        assert!(
+            err.contains("TableEndpoint `http://127.0.0.1:10002"),
+            "{err}"
+        );
+        let err = for_service(&cs, StorageService::Blob).unwrap_err();
+        assert!(err.contains("no BlobEndpoint"), "{err}");
+        // The table endpoint itself is still read.
+        assert_eq!(
+            for_service(&cs, StorageService::Table).unwrap(),
+            Connection::development()
+        );
+        let cs = "QueueEndpoint=http://localhost:10001/devstoreaccount1;AccountKey=a2V5";
+        let err = for_service(cs, StorageService::Blob).unwrap_err();
+        assert!(err.contains("no BlobEndpoint"), "{err}");
+        let err = for_service("AccountKey=a2V5", StorageService::Queue).unwrap_err();
+        assert!(err.contains("no AccountName and no QueueEndpoint"), "{err}");
     }
 
     #[test]

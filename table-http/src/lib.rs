@@ -16,6 +16,13 @@
 //! backend given a table SAS checks each request against the token's scope (table,
 //! permissions, validity window, key range) before sending it, as the in-process store does.
 //!
+//! The same connection string also reaches the account's other two services, for the patterns
+//! whose follow-up work must outlive a process: [`queue::AzureQueue`] is Azure Queue Storage as
+//! a [`table_runtime::queue::JobQueue`] (with a poison queue beside each queue), and
+//! [`blob::AzureBlobs`] is Azure Blob Storage as a [`table_runtime::blob::BlobService`]. All
+//! three share one HTTP layer (connection pool, owned I/O runtime, retries) and one place for
+//! SharedKey signing ([`auth`]).
+//!
 //! ```no_run
 //! use table_http::HttpBackend;
 //! use table_runtime::{Backend, Query};
@@ -31,12 +38,19 @@
 
 pub mod auth;
 pub mod backend;
+pub mod blob;
 pub mod connection;
+pub mod queue;
 pub mod retry;
 pub mod sas;
+mod transport;
 mod wire;
+mod xml;
 
 pub use backend::{API_VERSION, HttpBackend, HttpOptions};
-pub use connection::{Connection, ConnectionError, Credential};
+pub use blob::AzureBlobs;
+pub use connection::{Connection, ConnectionError, Credential, StorageService};
+pub use queue::AzureQueue;
 pub use retry::RetryPolicy;
+pub use transport::STORAGE_API_VERSION;
 pub use wire::{NO_STATUS, error_code};

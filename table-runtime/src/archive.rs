@@ -68,7 +68,8 @@
 //!
 //! // The client only enqueues.
 //! let queue = ArchiveQueue::default();
-//! request_archive(&queue, "Current", "Archive", [Keys::new("Sales", "empid_000456")]).unwrap();
+//! let keys = [Keys::new("Sales", "empid_000456")];
+//! block_on(request_archive(&queue, "Current", "Archive", keys)).unwrap();
 //!
 //! // A worker moves the entity.
 //! let worker = ArchiveWorker::<_, Employee>::new(&store, &queue);
@@ -85,9 +86,10 @@ use crate::backend::Backend;
 use crate::batch::BatchOperation;
 use crate::entity::{Entity, IfMatch};
 use crate::error::{ErrorCode, StoreError};
-use crate::index::maintain::{IndexJob, IndexQueue, JobError, WorkSummary, read_optional};
+use crate::index::maintain::{IndexJob, read_optional};
 use crate::index::{Keys, copies_of, copy_marker, has_cross_partition_copies};
-use crate::queue::{MessageId, Queue, Receipt, Received, Steps, WorkOutcome};
+use crate::queue::worker::{self, Handler, JobError, WorkSummary};
+use crate::queue::{JobQueue, MessageId, Queue, Receipt, Steps, WorkOutcome};
 use crate::typed::{ConversionError, TableEntity};
 
 /// Which way an [`ArchiveJob`] moves its entity.
@@ -130,7 +132,8 @@ impl ArchiveJob {
     }
 }
 
-/// The queue of move requests shared by clients and workers.
+/// The in-process queue of move requests shared by clients and workers (any
+/// [`JobQueue<ArchiveJob>`] serves; this one lives in memory, for tests).
 pub type ArchiveQueue = Queue<ArchiveJob>;
 
 /// The keys of a typed value, to name it in a request.
@@ -156,60 +159,69 @@ fn check_tables(current: &str, archive: &str) -> Result<(), StoreError> {
     Ok(())
 }
 
-fn request(
-    queue: &ArchiveQueue,
+async fn request(
+    queue: &dyn JobQueue<ArchiveJob>,
     current: &str,
     archive: &str,
     keys: impl IntoIterator<Item = Keys>,
     direction: Direction,
 ) -> Result<Vec<MessageId>, StoreError> {
     check_tables(current, archive)?;
-    Ok(keys
-        .into_iter()
-        .map(|entity| {
-            queue.send(ArchiveJob {
-                current: current.to_owned(),
-                archive: archive.to_owned(),
-                entity,
-                direction,
-            })
-        })
-        .collect())
+    let mut sent = Vec::new();
+    for entity in keys {
+        let job = ArchiveJob {
+            current: current.to_owned(),
+            archive: archive.to_owned(),
+            entity,
+            direction,
+        };
+        sent.push(queue.send(job).await?);
+    }
+    Ok(sent)
 }
 
 /// Asks for each entity in `keys` to move from `current` to `archive`: one job per entity, so
 /// one that fails does not hold back the others. Nothing is read or written here. An error
 /// (and no job) if the two table names are equal or empty.
-pub fn request_archive(
-    queue: &ArchiveQueue,
+pub async fn request_archive(
+    queue: &dyn JobQueue<ArchiveJob>,
     current: &str,
     archive: &str,
     keys: impl IntoIterator<Item = Keys>,
 ) -> Result<Vec<MessageId>, StoreError> {
-    request(queue, current, archive, keys, Direction::Archive)
+    request(queue, current, archive, keys, Direction::Archive).await
 }
 
 /// Asks for each entity in `keys` to move back from `archive` to `current`; like
 /// [`request_archive`] the other way round.
-pub fn request_restore(
-    queue: &ArchiveQueue,
+pub async fn request_restore(
+    queue: &dyn JobQueue<ArchiveJob>,
     current: &str,
     archive: &str,
     keys: impl IntoIterator<Item = Keys>,
 ) -> Result<Vec<MessageId>, StoreError> {
-    request(queue, current, archive, keys, Direction::Restore)
+    request(queue, current, archive, keys, Direction::Restore).await
 }
 
 /// Processes [`ArchiveJob`]s for entities of type `T`.
 pub struct ArchiveWorker<'a, B: Backend, T: TableEntity> {
     backend: &'a B,
-    queue: &'a ArchiveQueue,
-    index_queue: Option<&'a IndexQueue>,
+    queue: &'a dyn JobQueue<ArchiveJob>,
+    index_queue: Option<&'a dyn JobQueue<IndexJob>>,
     _entity: PhantomData<fn() -> T>,
 }
 
 fn failed(message: String) -> JobError {
     JobError::Failed(message)
+}
+
+/// A failed step's error with what the step was doing; poisoned when a table is gone.
+fn in_context(doing: String, e: StoreError) -> JobError {
+    match JobError::from(e) {
+        JobError::Poison(why) => JobError::Poison(format!("{doing}: {why}")),
+        JobError::Failed(why) => failed(format!("{doing}: {why}")),
+        other => other,
+    }
 }
 
 /// Whether two entities hold the same properties (keys and versions aside).
@@ -225,7 +237,7 @@ type Copies = (Vec<Entity>, Vec<Keys>);
 
 impl<'a, B: Backend, T: TableEntity> ArchiveWorker<'a, B, T> {
     /// A worker taking jobs from `queue` and moving entities on `backend`.
-    pub fn new(backend: &'a B, queue: &'a ArchiveQueue) -> Self {
+    pub fn new(backend: &'a B, queue: &'a dyn JobQueue<ArchiveJob>) -> Self {
         ArchiveWorker {
             backend,
             queue,
@@ -237,7 +249,7 @@ impl<'a, B: Backend, T: TableEntity> ArchiveWorker<'a, B, T> {
     /// The same worker, handing copies in other partitions to `index_queue` (needed when `T`
     /// has such copies; an [`IndexWorker`](crate::index::maintain::IndexWorker) on that queue
     /// applies them).
-    pub fn with_index_queue(mut self, index_queue: &'a IndexQueue) -> Self {
+    pub fn with_index_queue(mut self, index_queue: &'a dyn JobQueue<IndexJob>) -> Self {
         self.index_queue = Some(index_queue);
         self
     }
@@ -245,30 +257,15 @@ impl<'a, B: Backend, T: TableEntity> ArchiveWorker<'a, B, T> {
     /// Takes one visible job and runs it within `steps` (use [`Steps::unlimited`] outside
     /// tests).
     pub async fn run_once(&self, steps: &mut Steps) -> WorkOutcome {
-        let Some(job) = self.queue.receive() else {
-            return WorkOutcome::Idle;
-        };
-        match self.run(&job, steps).await {
-            Ok(()) => WorkOutcome::Done,
-            Err(JobError::Crashed) => WorkOutcome::Crashed,
-            Err(JobError::Failed(why)) => WorkOutcome::Failed(why),
-        }
+        worker::run_once(self, steps).await
     }
 
     /// Runs jobs until none is visible.
     pub async fn run_until_idle(&self) -> WorkSummary {
-        let mut summary = WorkSummary::default();
-        loop {
-            match self.run_once(&mut Steps::unlimited()).await {
-                WorkOutcome::Idle => return summary,
-                WorkOutcome::Done => summary.done += 1,
-                WorkOutcome::Failed(_) | WorkOutcome::Crashed => summary.failed += 1,
-            }
-        }
+        worker::run_until_idle(self).await
     }
 
-    async fn run(&self, job: &Received<ArchiveJob>, steps: &mut Steps) -> Result<(), JobError> {
-        let body = &job.body;
+    async fn run(&self, body: &ArchiveJob, steps: &mut Steps) -> Result<(), JobError> {
         check_tables(&body.current, &body.archive).map_err(|e| failed(e.message))?;
         let (source, destination) = (body.source(), body.destination());
         steps.step()?;
@@ -288,10 +285,6 @@ impl<'a, B: Backend, T: TableEntity> ArchiveWorker<'a, B, T> {
                 // Moved by an earlier attempt that died before deleting the job.
             }
         }
-        steps.step()?;
-        // A newer receipt means another worker got the job after ours timed out; the move is
-        // done either way.
-        let _ = self.queue.delete(&job.receipt);
         Ok(())
     }
 
@@ -380,10 +373,10 @@ impl<'a, B: Backend, T: TableEntity> ArchiveWorker<'a, B, T> {
             }
         }
         ops.extend(same.iter().cloned().map(BatchOperation::UpsertReplace));
-        let announced = self.announce(destination, &keys, old_other);
+        let announced = self.announce(destination, &keys, old_other).await?;
         let outcome = self.backend.execute_batch(destination, ops).await;
-        self.settle(announced, &outcome);
-        outcome.map_err(|e| failed(format!("writing {keys} into `{destination}`: {e}")))?;
+        self.settle(announced, &outcome).await;
+        outcome.map_err(|e| in_context(format!("writing {keys} into `{destination}`"), e))?;
 
         // Out of the source: the version that was copied, with its same-partition copies.
         steps.step()?;
@@ -398,15 +391,15 @@ impl<'a, B: Backend, T: TableEntity> ArchiveWorker<'a, B, T> {
                 ops.push(delete_op(&copy, IfMatch::Any));
             }
         }
-        let announced = self.announce(source, &keys, other);
+        let announced = self.announce(source, &keys, other).await?;
         let outcome = self.backend.execute_batch(source, ops).await;
-        self.settle(announced, &outcome);
+        self.settle(announced, &outcome).await;
         match outcome {
             Ok(_) => Ok(()),
             Err(e) if e.code == ErrorCode::UpdateConditionNotSatisfied => Err(failed(format!(
                 "{keys} changed in `{source}` while it was being moved; the next attempt moves the newer version"
             ))),
-            Err(e) => Err(failed(format!("deleting {keys} from `{source}`: {e}"))),
+            Err(e) => Err(in_context(format!("deleting {keys} from `{source}`"), e)),
         }
     }
 
@@ -424,24 +417,47 @@ impl<'a, B: Backend, T: TableEntity> ArchiveWorker<'a, B, T> {
 
     /// Announces a change of the other-partition copies of `entity` in `table`: a hidden index
     /// job, shown by [`Self::settle`] once the write is done.
-    fn announce(&self, table: &str, entity: &Keys, previous: Vec<Keys>) -> Option<Receipt> {
-        let queue = self.index_queue?;
+    async fn announce(
+        &self,
+        table: &str,
+        entity: &Keys,
+        previous: Vec<Keys>,
+    ) -> Result<Option<Receipt>, JobError> {
+        let Some(queue) = self.index_queue else {
+            return Ok(None);
+        };
         if !has_cross_partition_copies::<T>() {
-            return None;
+            return Ok(None);
         }
-        Some(queue.announce(IndexJob {
+        let job = IndexJob {
             table: table.to_owned(),
             entity: entity.clone(),
             previous,
-        }))
+        };
+        match queue.announce(job).await {
+            Ok(receipt) => Ok(Some(receipt)),
+            Err(e) => Err(failed(format!("announcing the index job failed: {e}"))),
+        }
     }
 
     /// Shows an announced index job if the write may have happened, withdraws it if the
     /// service refused the write.
-    fn settle<R>(&self, receipt: Option<Receipt>, outcome: &Result<R, StoreError>) {
+    async fn settle<R>(&self, receipt: Option<Receipt>, outcome: &Result<R, StoreError>) {
         if let (Some(queue), Some(receipt)) = (self.index_queue, receipt) {
-            queue.settle(&receipt, outcome);
+            crate::queue::settle(queue, &receipt, outcome).await;
         }
+    }
+}
+
+impl<B: Backend, T: TableEntity> Handler for ArchiveWorker<'_, B, T> {
+    type Job = ArchiveJob;
+
+    fn queue(&self) -> &dyn JobQueue<ArchiveJob> {
+        self.queue
+    }
+
+    async fn handle(&self, job: &ArchiveJob, steps: &mut Steps) -> Result<(), JobError> {
+        self.run(job, steps).await
     }
 }
 

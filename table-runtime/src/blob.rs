@@ -85,22 +85,25 @@
 
 use std::collections::hash_map::RandomState;
 use std::collections::{BTreeMap, BTreeSet};
+use std::future::{Future, ready};
 use std::hash::{BuildHasher, Hasher};
 use std::marker::PhantomData;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::backend::Backend;
 use crate::batch::BatchOperation;
 use crate::entity::{ETag, Entity, IfMatch, validate_property_name};
 use crate::error::{ErrorCode, StoreError};
 use crate::index::Keys;
-use crate::index::maintain::{JobError, MAX_SYNC_ROUNDS, WorkSummary, read_optional};
+use crate::index::maintain::{MAX_SYNC_ROUNDS, read_optional};
+use crate::index::verify::read_table;
 use crate::key::utf16_len;
 use crate::limits::Limits;
-use crate::query::{Continuation, Query};
-use crate::queue::{Queue, Receipt, Received, Steps, WorkOutcome};
+use crate::queue::worker::{self, Handler, JobError, WorkSummary};
+use crate::queue::{JobQueue, Queue, Receipt, Steps, WorkOutcome};
 use crate::table::MAX_ATTEMPTS;
 use crate::typed::{ConversionError, EntityKey, TableEntity};
 use crate::value::Value;
@@ -144,6 +147,8 @@ pub struct BlobProperties {
     pub size: u64,
     /// Its version; every put gives a new one.
     pub etag: ETag,
+    /// When it was last written.
+    pub last_modified: SystemTime,
 }
 
 /// A blob read from the store.
@@ -197,6 +202,19 @@ pub enum BlobError {
     /// A container or blob name the store does not accept.
     #[error("{0}")]
     InvalidName(String),
+    /// The blob service refused the request.
+    #[error("the blob service answered {status} {code}: {message}")]
+    Service {
+        /// The HTTP status.
+        status: u16,
+        /// The service's error code.
+        code: String,
+        /// The service's message.
+        message: String,
+    },
+    /// The blob service could not be reached, or its answer could not be read.
+    #[error("the blob service could not be reached: {0}")]
+    Unreachable(String),
 }
 
 impl From<BlobError> for StoreError {
@@ -207,6 +225,8 @@ impl From<BlobError> for StoreError {
             BlobError::ConditionNotMet { .. } => ErrorCode::UpdateConditionNotSatisfied,
             BlobError::TooLarge { .. } => ErrorCode::RequestBodyTooLarge,
             BlobError::InvalidName(_) => ErrorCode::InvalidResourceName,
+            BlobError::Service { status, .. } if *status < 500 => ErrorCode::InvalidInput,
+            BlobError::Service { .. } | BlobError::Unreachable(_) => ErrorCode::InternalError,
         };
         StoreError::new(code, e.to_string())
     }
@@ -216,6 +236,110 @@ impl From<BlobError> for StoreError {
 struct StoredBlob {
     content: Vec<u8>,
     etag: ETag,
+    last_modified: SystemTime,
+}
+
+/// The future a [`BlobService`] method returns.
+pub type BlobFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, BlobError>> + Send + 'a>>;
+
+/// A blob store: containers of named byte strings, each with an ETag. Object safe: the large
+/// entities pattern holds a `&dyn BlobService`.
+///
+/// Two implement it: [`BlobStore`], in this process's memory, for tests; and Azure Blob
+/// Storage (block blobs) over its REST API (`table_http::blob::AzureBlobs`), whose blobs
+/// outlive the process. A container is created by the first put into it; listing or reading a
+/// container that does not exist finds nothing.
+pub trait BlobService: Send + Sync {
+    /// The largest blob accepted, if the store has a limit of its own.
+    fn max_blob_bytes(&self) -> Option<usize>;
+
+    /// Writes a blob under `condition` and returns its new properties.
+    fn put<'a>(
+        &'a self,
+        container: &'a str,
+        name: &'a str,
+        content: &'a [u8],
+        condition: BlobCondition,
+    ) -> BlobFuture<'a, BlobProperties>;
+
+    /// Reads a blob.
+    fn get<'a>(&'a self, container: &'a str, name: &'a str) -> BlobFuture<'a, Blob>;
+
+    /// A blob's properties, without its content.
+    fn properties<'a>(
+        &'a self,
+        container: &'a str,
+        name: &'a str,
+    ) -> BlobFuture<'a, BlobProperties>;
+
+    /// Deletes a blob, only the version with ETag `if_match` when one is given.
+    fn delete<'a>(
+        &'a self,
+        container: &'a str,
+        name: &'a str,
+        if_match: Option<&'a ETag>,
+    ) -> BlobFuture<'a, ()>;
+
+    /// The blobs of a container whose names start with `prefix`, in name order (all pages).
+    fn list<'a>(
+        &'a self,
+        container: &'a str,
+        prefix: &'a str,
+    ) -> BlobFuture<'a, Vec<BlobProperties>>;
+
+    /// Deletes a blob if it exists (an idempotent step); whether there was one.
+    fn delete_if_exists<'a>(&'a self, container: &'a str, name: &'a str) -> BlobFuture<'a, bool> {
+        let deleted = self.delete(container, name, None);
+        Box::pin(async move {
+            match deleted.await {
+                Ok(()) => Ok(true),
+                Err(BlobError::NotFound { .. }) => Ok(false),
+                Err(e) => Err(e),
+            }
+        })
+    }
+}
+
+impl BlobService for BlobStore {
+    fn max_blob_bytes(&self) -> Option<usize> {
+        self.options.max_blob_bytes
+    }
+    fn put<'a>(
+        &'a self,
+        container: &'a str,
+        name: &'a str,
+        content: &'a [u8],
+        condition: BlobCondition,
+    ) -> BlobFuture<'a, BlobProperties> {
+        Box::pin(ready(BlobStore::put(
+            self, container, name, content, condition,
+        )))
+    }
+    fn get<'a>(&'a self, container: &'a str, name: &'a str) -> BlobFuture<'a, Blob> {
+        Box::pin(ready(BlobStore::get(self, container, name)))
+    }
+    fn properties<'a>(
+        &'a self,
+        container: &'a str,
+        name: &'a str,
+    ) -> BlobFuture<'a, BlobProperties> {
+        Box::pin(ready(BlobStore::properties(self, container, name)))
+    }
+    fn delete<'a>(
+        &'a self,
+        container: &'a str,
+        name: &'a str,
+        if_match: Option<&'a ETag>,
+    ) -> BlobFuture<'a, ()> {
+        Box::pin(ready(BlobStore::delete(self, container, name, if_match)))
+    }
+    fn list<'a>(
+        &'a self,
+        container: &'a str,
+        prefix: &'a str,
+    ) -> BlobFuture<'a, Vec<BlobProperties>> {
+        Box::pin(ready(BlobStore::list(self, container, prefix)))
+    }
 }
 
 /// An in-process blob store: containers of named byte strings, each with an ETag. Share it by
@@ -313,6 +437,7 @@ impl BlobStore {
             name: name.to_owned(),
             size: blob.content.len() as u64,
             etag: blob.etag.clone(),
+            last_modified: blob.last_modified,
         }
     }
 
@@ -363,6 +488,7 @@ impl BlobStore {
         let blob = StoredBlob {
             content: content.to_vec(),
             etag: ETag::from_raw(format!("\"0x{serial:016X}\"")),
+            last_modified: SystemTime::now(),
         };
         let properties = Self::properties_of(container, name, &blob);
         blobs.insert(name.to_owned(), blob);
@@ -551,14 +677,15 @@ pub struct BlobJob {
     pub blobs: Vec<BlobRef>,
 }
 
-/// The queue of blob cleanup jobs shared by the writers and the workers.
+/// The in-process queue of blob cleanup jobs shared by the writers and the workers (any
+/// [`JobQueue<BlobJob>`] serves; this one lives in memory, for tests).
 pub type BlobQueue = Queue<BlobJob>;
 
 /// Processes [`BlobJob`]s: deletes blobs their entity does not reference.
 pub struct BlobWorker<'a, B: Backend> {
     backend: &'a B,
-    blobs: &'a BlobStore,
-    queue: &'a BlobQueue,
+    blobs: &'a dyn BlobService,
+    queue: &'a dyn JobQueue<BlobJob>,
 }
 
 /// The blobs the entity references in any of `tables`, read until two rounds agree (so an
@@ -598,7 +725,11 @@ async fn referenced_now<B: Backend>(
 impl<'a, B: Backend> BlobWorker<'a, B> {
     /// A worker taking jobs from `queue`, reading entities on `backend` and deleting blobs in
     /// `blobs`.
-    pub fn new(backend: &'a B, blobs: &'a BlobStore, queue: &'a BlobQueue) -> Self {
+    pub fn new(
+        backend: &'a B,
+        blobs: &'a dyn BlobService,
+        queue: &'a dyn JobQueue<BlobJob>,
+    ) -> Self {
         BlobWorker {
             backend,
             blobs,
@@ -609,44 +740,35 @@ impl<'a, B: Backend> BlobWorker<'a, B> {
     /// Takes one visible job and runs it within `steps` (use [`Steps::unlimited`] outside
     /// tests).
     pub async fn run_once(&self, steps: &mut Steps) -> WorkOutcome {
-        let Some(job) = self.queue.receive() else {
-            return WorkOutcome::Idle;
-        };
-        match self.run(&job, steps).await {
-            Ok(()) => WorkOutcome::Done,
-            Err(JobError::Crashed) => WorkOutcome::Crashed,
-            Err(JobError::Failed(why)) => WorkOutcome::Failed(why),
-        }
+        worker::run_once(self, steps).await
     }
 
     /// Runs jobs until none is visible.
     pub async fn run_until_idle(&self) -> WorkSummary {
-        let mut summary = WorkSummary::default();
-        loop {
-            match self.run_once(&mut Steps::unlimited()).await {
-                WorkOutcome::Idle => return summary,
-                WorkOutcome::Done => summary.done += 1,
-                WorkOutcome::Failed(_) | WorkOutcome::Crashed => summary.failed += 1,
-            }
-        }
+        worker::run_until_idle(self).await
+    }
+}
+
+impl<B: Backend> Handler for BlobWorker<'_, B> {
+    type Job = BlobJob;
+
+    fn queue(&self) -> &dyn JobQueue<BlobJob> {
+        self.queue
     }
 
-    async fn run(&self, job: &Received<BlobJob>, steps: &mut Steps) -> Result<(), JobError> {
+    async fn handle(&self, job: &BlobJob, steps: &mut Steps) -> Result<(), JobError> {
         steps.step()?;
-        let referenced = referenced_now(self.backend, &job.body.tables, &job.body.entity).await?;
-        for blob in &job.body.blobs {
+        let referenced = referenced_now(self.backend, &job.tables, &job.entity).await?;
+        for blob in &job.blobs {
             if referenced.contains(&blob.address()) {
                 continue;
             }
             steps.step()?;
             self.blobs
                 .delete_if_exists(&blob.container, &blob.name)
+                .await
                 .map_err(|e| JobError::Failed(e.to_string()))?;
         }
-        steps.step()?;
-        // A newer receipt means another worker got the job after ours timed out; the blobs are
-        // gone either way.
-        let _ = self.queue.delete(&job.receipt);
         Ok(())
     }
 }
@@ -765,8 +887,9 @@ impl BlobReport {
 /// with no owner of its own). Keep the large value in its own type if the rest needs indexes.
 pub struct LargeTable<'a, B: Backend, T: TableEntity> {
     backend: &'a B,
-    blobs: &'a BlobStore,
-    queue: &'a BlobQueue,
+    blobs: &'a dyn BlobService,
+    queue: &'a dyn JobQueue<BlobJob>,
+    orphan_grace: Duration,
     table: String,
     shared_with: Vec<String>,
     container: String,
@@ -801,8 +924,8 @@ impl<'a, B: Backend, T: TableEntity> LargeTable<'a, B, T> {
     /// valid property name), or `T` has index copies.
     pub fn new(
         backend: &'a B,
-        blobs: &'a BlobStore,
-        queue: &'a BlobQueue,
+        blobs: &'a dyn BlobService,
+        queue: &'a dyn JobQueue<BlobJob>,
         properties: &[&str],
     ) -> Result<Self, StoreError> {
         let limits = Limits::default();
@@ -842,6 +965,7 @@ impl<'a, B: Backend, T: TableEntity> LargeTable<'a, B, T> {
             backend,
             blobs,
             queue,
+            orphan_grace: queue.options().visibility_timeout * 2,
             table: T::TABLE.to_owned(),
             shared_with: Vec::new(),
             container: DEFAULT_CONTAINER.to_owned(),
@@ -873,6 +997,15 @@ impl<'a, B: Backend, T: TableEntity> LargeTable<'a, B, T> {
         tables: impl IntoIterator<Item = S>,
     ) -> Self {
         self.shared_with = tables.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// The same handle, counting an unreferenced blob as an orphan only once it is older than
+    /// `grace` (default: twice the queue's visibility timeout), where the queue can't list the
+    /// jobs in flight (Azure's can't list hidden messages): a younger one may belong to a write
+    /// under way.
+    pub fn orphan_grace(mut self, grace: Duration) -> Self {
+        self.orphan_grace = grace;
         self
     }
 
@@ -968,7 +1101,7 @@ impl<'a, B: Backend, T: TableEntity> LargeTable<'a, B, T> {
             take(entity, p)?;
         }
         entity.validate(&self.limits)?;
-        if let Some(max) = self.blobs.options().max_blob_bytes
+        if let Some(max) = self.blobs.max_blob_bytes()
             && let Some((r, content)) = uploads.iter().find(|(_, c)| c.len() > max)
         {
             return Err(BlobError::TooLarge {
@@ -982,23 +1115,31 @@ impl<'a, B: Backend, T: TableEntity> LargeTable<'a, B, T> {
         Ok(uploads)
     }
 
-    /// Sends a hidden cleanup job for `blobs` (none if there are none).
-    fn announce(&self, entity: &Keys, blobs: Vec<BlobRef>) -> Option<Receipt> {
+    /// Sends a hidden cleanup job for `blobs` (none if there are none). If it can't be sent,
+    /// nothing is written: a write without its job could leave blobs nobody deletes.
+    async fn announce(
+        &self,
+        entity: &Keys,
+        blobs: Vec<BlobRef>,
+    ) -> Result<Option<Receipt>, LargeEntityError> {
         if blobs.is_empty() {
-            return None;
+            return Ok(None);
         }
-        Some(self.queue.announce(BlobJob {
+        let job = BlobJob {
             tables: self.tables(),
             entity: entity.clone(),
             blobs,
-        }))
+        };
+        Ok(Some(
+            self.queue.announce(job).await.map_err(StoreError::from)?,
+        ))
     }
 
-    fn show(&self, receipt: Option<Receipt>) {
+    async fn show(&self, receipt: Option<Receipt>) {
         if let Some(r) = receipt {
             // If the receipt is no longer valid a worker has the job already, or its hiding
             // time ends by itself.
-            let _ = self.queue.show(&r);
+            let _ = self.queue.hide_for(&r, Duration::ZERO).await;
         }
     }
 
@@ -1033,26 +1174,29 @@ impl<'a, B: Backend, T: TableEntity> LargeTable<'a, B, T> {
             let uploads = self.offload(&mut entity)?;
             let mut named: Vec<BlobRef> = uploads.iter().map(|(r, _)| r.clone()).collect();
             named.extend(old);
-            let receipt = self.announce(&keys, named);
+            let mut receipt = self.announce(&keys, named).await?;
             for (r, content) in &uploads {
-                if let Err(e) =
-                    self.blobs
-                        .put(&r.container, &r.name, content, BlobCondition::IfNotExists)
+                if let Err(e) = self
+                    .blobs
+                    .put(&r.container, &r.name, content, BlobCondition::IfNotExists)
+                    .await
                 {
                     // The job removes what was uploaded before the failure.
-                    self.show(receipt);
+                    self.show(receipt).await;
                     return Err(e.into());
                 }
             }
             // Keep the job hidden while the entity is written; if a worker took it already it
             // may delete the new blobs, so start over with new ones.
-            if let Some(r) = &receipt
-                && self
+            if let Some(r) = &receipt {
+                match self
                     .queue
                     .hide_for(r, self.queue.options().visibility_timeout)
-                    .is_err()
-            {
-                continue;
+                    .await
+                {
+                    Ok(renewed) => receipt = Some(renewed),
+                    Err(_) => continue,
+                }
             }
             let op = match &stored {
                 None => BatchOperation::Insert(entity),
@@ -1063,7 +1207,7 @@ impl<'a, B: Backend, T: TableEntity> LargeTable<'a, B, T> {
             };
             let outcome = self.backend.write(&self.table, op).await;
             // Shown whatever happened: after a failed write it removes the new blobs.
-            self.show(receipt);
+            self.show(receipt).await;
             match outcome {
                 Ok(written) => return Ok(written.etag),
                 // Someone wrote the entity since it was read: read again.
@@ -1092,10 +1236,10 @@ impl<'a, B: Backend, T: TableEntity> LargeTable<'a, B, T> {
     }
 
     /// Puts the referenced contents back into the entity and reads it as `T`.
-    fn resolve(&self, mut entity: Entity) -> Result<T, LargeEntityError> {
+    async fn resolve(&self, mut entity: Entity) -> Result<T, LargeEntityError> {
         let keys = Keys::of(&entity);
         for (property, r) in references(&entity)? {
-            let blob = match self.blobs.get(&r.container, &r.name) {
+            let blob = match self.blobs.get(&r.container, &r.name).await {
                 Ok(b) => b,
                 Err(BlobError::NotFound { .. }) => {
                     return Err(LargeEntityError::MissingBlob {
@@ -1162,7 +1306,7 @@ impl<'a, B: Backend, T: TableEntity> LargeTable<'a, B, T> {
             return Ok(None);
         };
         for _ in 0..MAX_ATTEMPTS {
-            match self.resolve(entity.clone()) {
+            match self.resolve(entity.clone()).await {
                 Err(missing @ LargeEntityError::MissingBlob { .. }) => {
                     let again = self
                         .backend
@@ -1202,7 +1346,7 @@ impl<'a, B: Backend, T: TableEntity> LargeTable<'a, B, T> {
                 .get(&self.table, partition_key, row_key, None)
                 .await?;
             let refs = references(&stored)?.into_iter().map(|(_, r)| r).collect();
-            let receipt = self.announce(&keys, refs);
+            let receipt = self.announce(&keys, refs).await?;
             let op = BatchOperation::Delete {
                 partition_key: partition_key.to_owned(),
                 row_key: row_key.to_owned(),
@@ -1210,7 +1354,7 @@ impl<'a, B: Backend, T: TableEntity> LargeTable<'a, B, T> {
             };
             let outcome = self.backend.write(&self.table, op).await;
             if let Some(receipt) = &receipt {
-                self.queue.settle(receipt, &outcome);
+                crate::queue::settle(self.queue, receipt, &outcome).await;
             }
             match outcome {
                 Ok(_) => return Ok(()),
@@ -1232,13 +1376,20 @@ impl<'a, B: Backend, T: TableEntity> LargeTable<'a, B, T> {
     /// written meanwhile is in flight or referenced, never an orphan. A reference found broken is
     /// read again before it is reported. The check reads every entity of the tables (a scan).
     pub async fn check_blobs(&self) -> Result<BlobReport, LargeEntityError> {
-        let listed = self.blobs.list(&self.container, "")?;
-        let in_flight: BTreeSet<(String, String)> = self
+        let listed = self.blobs.list(&self.container, "").await?;
+        let listed_at = SystemTime::now();
+        // The jobs in flight, when the queue can list them; otherwise a blob younger than the
+        // grace period counts as in flight.
+        let in_flight: Option<BTreeSet<(String, String)>> = self
             .queue
-            .pending()
-            .iter()
-            .flat_map(|job| job.blobs.iter().map(BlobRef::address))
-            .collect();
+            .in_flight()
+            .await
+            .map_err(StoreError::from)?
+            .map(|jobs| {
+                jobs.iter()
+                    .flat_map(|job| job.blobs.iter().map(BlobRef::address))
+                    .collect()
+            });
         let mut report = BlobReport {
             blobs: listed.len(),
             ..BlobReport::default()
@@ -1273,7 +1424,7 @@ impl<'a, B: Backend, T: TableEntity> LargeTable<'a, B, T> {
             }
         }
         for (table, keys, property, r) in suspects {
-            match self.blobs.properties(&r.container, &r.name) {
+            match self.blobs.properties(&r.container, &r.name).await {
                 Ok(p) if p.size == r.size => continue,
                 Ok(_) | Err(BlobError::NotFound { .. }) => {}
                 Err(e) => return Err(e.into()),
@@ -1286,7 +1437,7 @@ impl<'a, B: Backend, T: TableEntity> LargeTable<'a, B, T> {
             if !still {
                 continue;
             }
-            let problem = match self.blobs.properties(&r.container, &r.name) {
+            let problem = match self.blobs.properties(&r.container, &r.name).await {
                 Ok(p) if p.size == r.size => continue,
                 Ok(p) => format!(
                     "says {} bytes, but blob `{}/{}` holds {}",
@@ -1309,7 +1460,17 @@ impl<'a, B: Backend, T: TableEntity> LargeTable<'a, B, T> {
             if referenced.contains(&address) {
                 continue;
             }
-            if in_flight.contains(&address) {
+            let young = || {
+                listed_at
+                    .duration_since(blob.last_modified)
+                    .is_ok_and(|age| age < self.orphan_grace)
+                    || blob.last_modified > listed_at
+            };
+            let flying = match &in_flight {
+                Some(jobs) => jobs.contains(&address),
+                None => young(),
+            };
+            if flying {
                 report.in_flight += 1;
             } else {
                 report.orphaned.push(blob);
@@ -1326,29 +1487,12 @@ impl<'a, B: Backend, T: TableEntity> LargeTable<'a, B, T> {
             match self
                 .blobs
                 .delete(&blob.container, &blob.name, Some(&blob.etag))
+                .await
             {
                 Ok(()) | Err(BlobError::NotFound { .. } | BlobError::ConditionNotMet { .. }) => {}
                 Err(e) => return Err(e.into()),
             }
         }
         Ok(report)
-    }
-}
-
-/// Every entity of a table, page by page.
-async fn read_table<B: Backend>(backend: &B, table: &str) -> Result<Vec<Entity>, StoreError> {
-    let mut all = Vec::new();
-    let mut continuation: Option<Continuation> = None;
-    loop {
-        let query = Query {
-            continuation: continuation.take(),
-            ..Query::default()
-        };
-        let page = backend.query_page(table, &query).await?;
-        all.extend(page.entities);
-        match page.continuation {
-            Some(c) => continuation = Some(c),
-            None => return Ok(all),
-        }
     }
 }

@@ -22,13 +22,14 @@ use crate::backend::Backend;
 use crate::batch::BatchOperation;
 use crate::entity::{ETag, Entity, IfMatch};
 use crate::error::{ErrorCode, StoreError, absent_as_none};
-use crate::index::maintain::IndexQueue;
+use crate::index::maintain::IndexJob;
 use crate::index::{
     INDEX_NAME_PROPERTY, INDEX_SOURCE_PARTITION_PROPERTY, INDEX_SOURCE_ROW_PROPERTY, copies_of,
     copy_marker,
 };
 use crate::query::keyed::KeyQuery;
 use crate::query::{Continuation, Query};
+use crate::queue::JobQueue;
 use crate::store::QueryStats;
 use crate::transaction::Transaction;
 use crate::typed::{ENTITY_TYPE_PROPERTY, EntityKey, TableEntity};
@@ -40,7 +41,7 @@ pub const MAX_ATTEMPTS: usize = 8;
 pub struct Table<'b, B: Backend, T: TableEntity> {
     backend: &'b B,
     name: std::borrow::Cow<'static, str>,
-    index_queue: Option<&'b IndexQueue>,
+    index_queue: Option<&'b dyn JobQueue<IndexJob>>,
     _entity: PhantomData<fn() -> T>,
 }
 
@@ -89,7 +90,7 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
     /// The same handle, keeping copies in other partitions through `queue` (see
     /// [`crate::index::maintain`]). A type with such copies can't be written without one;
     /// an [`IndexWorker`](crate::index::maintain::IndexWorker) on the same queue applies them.
-    pub fn with_index_queue(mut self, queue: &'b IndexQueue) -> Self {
+    pub fn with_index_queue(mut self, queue: &'b dyn JobQueue<IndexJob>) -> Self {
         self.index_queue = Some(queue);
         self
     }

@@ -74,10 +74,10 @@ use crate::backend::Backend;
 use crate::batch::BatchOperation;
 use crate::entity::{ETag, Entity, IfMatch};
 use crate::error::{ErrorCode, StoreError};
-use crate::index::maintain::{IndexJob, IndexQueue};
+use crate::index::maintain::IndexJob;
 use crate::index::{Keys, copies_of, has_cross_partition_copies};
 use crate::limits::Limits;
-use crate::queue::Receipt;
+use crate::queue::{JobQueue, Receipt};
 use crate::table::MAX_ATTEMPTS;
 use crate::typed::{ConversionError, IndexCopy, TableEntity};
 
@@ -121,7 +121,7 @@ struct Slot<'q> {
     indexed: bool,
     copies_of: CopiesOf,
     /// Where the type's other-partition copies are announced.
-    queue: Option<&'q IndexQueue>,
+    queue: Option<&'q dyn JobQueue<IndexJob>>,
 }
 
 impl Slot<'_> {
@@ -177,7 +177,7 @@ pub struct Transaction<'q> {
     design_table: Option<&'static str>,
     partition_key: Option<String>,
     slots: Vec<Slot<'q>>,
-    queues: Vec<(&'static str, &'q IndexQueue)>,
+    queues: Vec<(&'static str, &'q dyn JobQueue<IndexJob>)>,
     row_keys: HashSet<String>,
     operations: usize,
     bytes: usize,
@@ -246,7 +246,7 @@ impl<'q> Transaction<'q> {
     /// may join: each commit announces an [`IndexJob`] for every such value (hidden until the
     /// transaction is answered, withdrawn if the service refused it) for an
     /// [`IndexWorker<_, T>`](crate::index::maintain::IndexWorker) to finish.
-    pub fn index_queue<T: TableEntity>(&mut self, queue: &'q IndexQueue) -> &mut Self {
+    pub fn index_queue<T: TableEntity>(&mut self, queue: &'q dyn JobQueue<IndexJob>) -> &mut Self {
         let name = std::any::type_name::<T>();
         self.queues.retain(|(n, _)| *n != name);
         self.queues.push((name, queue));
@@ -467,14 +467,14 @@ impl<'q> Transaction<'q> {
                 stored.push(read_stored(backend, table, position, slot).await?);
             }
             let plan = self.plan(&stored, &gone)?;
-            let receipts = self.announce(table, &stored);
+            let receipts = self.announce(table, &stored).await?;
             let Plan { ops, owners, main } = plan;
             match backend.execute_batch(table, ops).await {
                 Ok(results) => {
                     for (queue, receipt) in &receipts {
                         // A job that already became visible (the commit outlasted the
                         // visibility timeout) may be with a worker; it runs either way.
-                        let _ = queue.show(receipt);
+                        queue.settle(receipt, false).await;
                     }
                     return Ok(main
                         .iter()
@@ -484,9 +484,8 @@ impl<'q> Transaction<'q> {
                 Err(e) => {
                     // A refusal (4xx) wrote nothing: the jobs are withdrawn. Any other failure
                     // (no answer, 5xx) may have written, so the worker checks.
-                    let failed: Result<(), StoreError> = Err(e.clone());
                     for (queue, receipt) in &receipts {
-                        queue.settle(receipt, &failed);
+                        queue.settle(receipt, e.is_refusal()).await;
                     }
                     let Some(owner) = e.failed_index.and_then(|i| owners.get(i)) else {
                         return Err(e);
@@ -675,8 +674,14 @@ impl<'q> Transaction<'q> {
         Ok(plan)
     }
 
-    /// Sends, hidden, a job for each value whose type keeps copies in other partitions.
-    fn announce(&self, table: &str, stored: &[Option<Entity>]) -> Vec<(&'q IndexQueue, Receipt)> {
+    /// Sends, hidden, a job for each value whose type keeps copies in other partitions. If one
+    /// can't be sent, those sent are withdrawn and nothing is written: a write without its job
+    /// would leave copies nobody updates.
+    async fn announce(
+        &self,
+        table: &str,
+        stored: &[Option<Entity>],
+    ) -> Result<Vec<(&'q dyn JobQueue<IndexJob>, Receipt)>, StoreError> {
         let mut receipts = Vec::new();
         for (slot, stored) in self.slots.iter().zip(stored) {
             let Some(queue) = slot.queue else {
@@ -695,10 +700,17 @@ impl<'q> Transaction<'q> {
                 entity: Keys::of(&slot.entity),
                 previous,
             };
-            let receipt = queue.announce(job);
-            receipts.push((queue, receipt));
+            match queue.announce(job).await {
+                Ok(receipt) => receipts.push((queue, receipt)),
+                Err(e) => {
+                    for (queue, receipt) in &receipts {
+                        queue.settle(receipt, true).await;
+                    }
+                    return Err(e.into());
+                }
+            }
         }
-        receipts
+        Ok(receipts)
     }
 
     /// An error of the batch, reported against the value it came from.

@@ -134,11 +134,28 @@ fn consistent<T: TableEntity>(store: &Store, table: &str) -> bool {
         .is_consistent()
 }
 
+/// Asks for Ann to move from `Current` to `Archive`.
+fn request_ann_archive(s: &Setup) {
+    block_on(request_archive(
+        &s.queue,
+        "Current",
+        "Archive",
+        [ann_keys()],
+    ))
+    .unwrap();
+}
+
 #[test]
 fn a_request_only_enqueues_and_the_worker_moves_the_entity_with_its_copy() {
     let s = setup();
     block_on(Table::<_, Employee>::new(&s.store).insert(&ann())).unwrap();
-    let ids = request_archive(&s.queue, "Current", "Archive", [ann_keys()]).unwrap();
+    let ids = block_on(request_archive(
+        &s.queue,
+        "Current",
+        "Archive",
+        [ann_keys()],
+    ))
+    .unwrap();
     assert_eq!(ids.len(), 1);
     // Nothing moved yet.
     assert_eq!(placement(&s.store), (true, false));
@@ -178,7 +195,7 @@ fn properties_the_type_does_not_declare_move_too() {
         .properties
         .insert("Note".into(), "kept by another program".into());
     s.store.insert("Current", &entity).unwrap();
-    request_archive(&s.queue, "Current", "Archive", [ann_keys()]).unwrap();
+    request_ann_archive(&s);
     let worker = ArchiveWorker::<_, Employee>::new(&s.store, &s.queue);
     assert_eq!(block_on(worker.run_until_idle()).done, 1);
     let archived = s
@@ -206,8 +223,18 @@ fn crash_at_every_step(direction: Direction) {
         block_on(Table::<_, Employee>::named(&s.store, source).insert(&ann())).unwrap();
         assert_eq!(placement(&s.store), from);
         match direction {
-            Direction::Archive => request_archive(&s.queue, "Current", "Archive", [ann_keys()]),
-            Direction::Restore => request_restore(&s.queue, "Current", "Archive", [ann_keys()]),
+            Direction::Archive => block_on(request_archive(
+                &s.queue,
+                "Current",
+                "Archive",
+                [ann_keys()],
+            )),
+            Direction::Restore => block_on(request_restore(
+                &s.queue,
+                "Current",
+                "Archive",
+                [ann_keys()],
+            )),
         }
         .unwrap();
         let worker = ArchiveWorker::<_, Employee>::new(&s.store, &s.queue);
@@ -267,7 +294,7 @@ fn with_copies_in_other_partitions_a_crash_anywhere_still_converges() {
         block_on(index_worker.run_until_idle());
         assert!(consistent::<Indexed>(&s.store, "Current"));
 
-        request_archive(&s.queue, "Current", "Archive", [ann_keys()]).unwrap();
+        request_ann_archive(&s);
         let worker =
             ArchiveWorker::<_, Indexed>::new(&s.store, &s.queue).with_index_queue(&s.index_queue);
         let outcome = block_on(worker.run_once(&mut Steps::crash_after(k)));
@@ -306,7 +333,7 @@ fn copies_in_other_partitions_need_an_index_queue() {
     let s = setup();
     let current = Table::<_, Indexed>::new(&s.store).with_index_queue(&s.index_queue);
     block_on(current.insert(&indexed_ann())).unwrap();
-    request_archive(&s.queue, "Current", "Archive", [ann_keys()]).unwrap();
+    request_ann_archive(&s);
     let worker = ArchiveWorker::<_, Indexed>::new(&s.store, &s.queue);
     let outcome = block_on(worker.run_once(&mut Steps::unlimited()));
     assert!(
@@ -323,7 +350,13 @@ fn an_entity_already_archived_finishes_quietly() {
     let s = setup();
     block_on(Table::<_, Employee>::new(&s.store).insert(&ann())).unwrap();
     // Asked twice (a client retrying its request).
-    request_archive(&s.queue, "Current", "Archive", [ann_keys(), ann_keys()]).unwrap();
+    block_on(request_archive(
+        &s.queue,
+        "Current",
+        "Archive",
+        [ann_keys(), ann_keys()],
+    ))
+    .unwrap();
     let worker = ArchiveWorker::<_, Employee>::new(&s.store, &s.queue);
     assert_eq!(
         block_on(worker.run_once(&mut Steps::unlimited())),
@@ -352,7 +385,7 @@ fn an_entity_already_archived_finishes_quietly() {
 #[test]
 fn an_entity_in_neither_table_ends_on_the_poison_list() {
     let s = setup();
-    request_archive(&s.queue, "Current", "Archive", [ann_keys()]).unwrap();
+    request_ann_archive(&s);
     let worker = ArchiveWorker::<_, Employee>::new(&s.store, &s.queue);
     for _ in 0..MAX_DEQUEUE {
         let outcome = block_on(worker.run_once(&mut Steps::unlimited()));
@@ -375,37 +408,42 @@ fn an_entity_in_neither_table_ends_on_the_poison_list() {
     );
     let poisoned = s.queue.poisoned();
     assert_eq!(poisoned.len(), 1);
-    assert_eq!(poisoned[0].body.entity, ann_keys());
+    assert_eq!(poisoned[0].body.as_ref().unwrap().entity, ann_keys());
     assert_eq!(poisoned[0].dequeue_count, MAX_DEQUEUE);
     assert!(s.queue.is_empty());
 }
 
 #[test]
-fn a_job_whose_reads_keep_failing_is_poisoned_and_can_be_requeued_once_fixed() {
+fn a_job_for_a_table_that_does_not_exist_is_poisoned_with_the_reason_and_can_be_requeued() {
     let s = setup();
     s.store
         .insert("Current", &ann().to_entity().unwrap())
         .unwrap();
     // The archive table's name is misspelt: every read of it fails.
-    request_archive(&s.queue, "Current", "Archve", [ann_keys()]).unwrap();
+    block_on(request_archive(&s.queue, "Current", "Archve", [ann_keys()])).unwrap();
     let worker = ArchiveWorker::<_, Employee>::new(&s.store, &s.queue);
-    for _ in 0..MAX_DEQUEUE {
-        let outcome = block_on(worker.run_once(&mut Steps::unlimited()));
-        assert!(
-            matches!(&outcome, WorkOutcome::Failed(why) if why.contains("TableNotFound") && why.contains("Archve")),
-            "{outcome:?}"
-        );
-        s.clock.advance(VISIBILITY);
-    }
+    // No retry can make a missing table appear: the job goes aside at once, with the reason.
+    let outcome = block_on(worker.run_once(&mut Steps::unlimited()));
+    assert!(
+        matches!(&outcome, WorkOutcome::Poisoned(why) if why.contains("TableNotFound") && why.contains("Archve")),
+        "{outcome:?}"
+    );
+    s.clock.advance(VISIBILITY);
     assert_eq!(block_on(worker.run_until_idle()).done, 0);
     let poisoned = s.queue.poisoned();
     assert_eq!(poisoned.len(), 1);
+    assert_eq!(poisoned[0].dequeue_count, 1);
+    assert!(
+        poisoned[0].reason.contains("does not exist"),
+        "{}",
+        poisoned[0].reason
+    );
     // Nothing left the current table.
     assert_eq!(placement(&s.store), (true, false));
 
     // Once the table exists, the requeued job finishes.
     s.store.create_table("Archve").unwrap();
-    s.queue.requeue_poisoned(poisoned[0].id).unwrap();
+    s.queue.requeue_poisoned(&poisoned[0].id).unwrap();
     assert_eq!(block_on(worker.run_until_idle()).done, 1);
     assert!(s.store.get("Archve", "Sales", "empid_000456", None).is_ok());
     assert_eq!(placement(&s.store), (false, false));
@@ -434,7 +472,13 @@ fn an_update_made_during_the_move_is_archived_not_lost() {
             }),
         ),
     );
-    request_archive(&s.queue, "Current", "Archive", [ann_keys()]).unwrap();
+    block_on(request_archive(
+        &s.queue,
+        "Current",
+        "Archive",
+        [ann_keys()],
+    ))
+    .unwrap();
     let worker = ArchiveWorker::<_, Employee>::new(&backend, &s.queue);
     let outcome = block_on(worker.run_once(&mut Steps::unlimited()));
     assert!(
@@ -460,7 +504,7 @@ fn archiving_again_replaces_the_older_archived_version_and_its_copies() {
     let current = Table::<_, Employee>::new(&s.store);
     let worker = ArchiveWorker::<_, Employee>::new(&s.store, &s.queue);
     block_on(current.insert(&ann())).unwrap();
-    request_archive(&s.queue, "Current", "Archive", [ann_keys()]).unwrap();
+    request_ann_archive(&s);
     block_on(worker.run_until_idle());
     // Rehired with a new email, then archived again.
     let rehired = Employee {
@@ -468,7 +512,13 @@ fn archiving_again_replaces_the_older_archived_version_and_its_copies() {
         ..ann()
     };
     block_on(current.insert(&rehired)).unwrap();
-    request_archive(&s.queue, "Current", "Archive", [keys_of(&rehired).unwrap()]).unwrap();
+    block_on(request_archive(
+        &s.queue,
+        "Current",
+        "Archive",
+        [keys_of(&rehired).unwrap()],
+    ))
+    .unwrap();
     assert_eq!(block_on(worker.run_until_idle()).done, 1);
     assert_eq!(
         row_keys(&s.store, "Archive"),
@@ -482,16 +532,22 @@ fn a_restore_brings_the_entity_back_but_never_over_a_different_live_one() {
     let s = setup();
     let worker = ArchiveWorker::<_, Employee>::new(&s.store, &s.queue);
     block_on(Table::<_, Employee>::new(&s.store).insert(&ann())).unwrap();
-    request_archive(&s.queue, "Current", "Archive", [ann_keys()]).unwrap();
+    request_ann_archive(&s);
     block_on(worker.run_until_idle());
-    request_restore(&s.queue, "Current", "Archive", [ann_keys()]).unwrap();
+    block_on(request_restore(
+        &s.queue,
+        "Current",
+        "Archive",
+        [ann_keys()],
+    ))
+    .unwrap();
     assert_eq!(block_on(worker.run_until_idle()).done, 1);
     assert_eq!(placement(&s.store), (true, false));
     assert!(consistent::<Employee>(&s.store, "Current"));
     assert!(row_keys(&s.store, "Archive").is_empty());
 
     // Archived again; meanwhile someone else got her id.
-    request_archive(&s.queue, "Current", "Archive", [ann_keys()]).unwrap();
+    request_ann_archive(&s);
     block_on(worker.run_until_idle());
     let newcomer = Employee {
         name: "Bob".into(),
@@ -499,7 +555,13 @@ fn a_restore_brings_the_entity_back_but_never_over_a_different_live_one() {
         ..ann()
     };
     block_on(Table::<_, Employee>::new(&s.store).insert(&newcomer)).unwrap();
-    request_restore(&s.queue, "Current", "Archive", [ann_keys()]).unwrap();
+    block_on(request_restore(
+        &s.queue,
+        "Current",
+        "Archive",
+        [ann_keys()],
+    ))
+    .unwrap();
     let outcome = block_on(worker.run_once(&mut Steps::unlimited()));
     assert!(
         matches!(&outcome, WorkOutcome::Failed(why) if why.contains("already holds a different entity")),
@@ -515,10 +577,16 @@ fn a_restore_brings_the_entity_back_but_never_over_a_different_live_one() {
 #[test]
 fn bad_requests_and_jobs_fail_clearly() {
     let s = setup();
-    let err = request_archive(&s.queue, "Current", "Current", [ann_keys()]).unwrap_err();
+    let err = block_on(request_archive(
+        &s.queue,
+        "Current",
+        "Current",
+        [ann_keys()],
+    ))
+    .unwrap_err();
     assert_eq!(err.code, ErrorCode::InvalidInput);
     assert!(err.message.contains("onto itself"), "{}", err.message);
-    assert!(request_restore(&s.queue, "", "Archive", [ann_keys()]).is_err());
+    assert!(block_on(request_restore(&s.queue, "", "Archive", [ann_keys()])).is_err());
     assert!(s.queue.is_empty());
 
     // A job built by hand with both tables equal is refused by the worker too.
@@ -541,12 +609,12 @@ fn bad_requests_and_jobs_fail_clearly() {
     // The keys of an index copy, not of an entity.
     let fresh = setup();
     block_on(Table::<_, Employee>::new(&fresh.store).insert(&ann())).unwrap();
-    request_archive(
+    block_on(request_archive(
         &fresh.queue,
         "Current",
         "Archive",
         [Keys::new("Sales", "email_ann@example.com")],
-    )
+    ))
     .unwrap();
     let worker = ArchiveWorker::<_, Employee>::new(&fresh.store, &fresh.queue);
     let outcome = block_on(worker.run_once(&mut Steps::unlimited()));
@@ -564,7 +632,13 @@ fn bad_requests_and_jobs_fail_clearly() {
             &Entity::new("Sales", "empid_000456").with("EntityType", "Department"),
         )
         .unwrap();
-    request_archive(&other.queue, "Current", "Archive", [ann_keys()]).unwrap();
+    block_on(request_archive(
+        &other.queue,
+        "Current",
+        "Archive",
+        [ann_keys()],
+    ))
+    .unwrap();
     let worker = ArchiveWorker::<_, Employee>::new(&other.store, &other.queue);
     let outcome = block_on(worker.run_once(&mut Steps::unlimited()));
     assert!(

@@ -317,7 +317,10 @@ fn a_job_that_keeps_failing_goes_to_the_poison_list() {
     );
     let poisoned = queue.poisoned();
     assert_eq!(poisoned.len(), 1);
-    assert_eq!(poisoned[0].body.entity, Keys::new("Sales", "empid_000042"));
+    assert_eq!(
+        poisoned[0].body.as_ref().unwrap().entity,
+        Keys::new("Sales", "empid_000042")
+    );
     assert_eq!(poisoned[0].dequeue_count, 3);
     // The verifier names the entity it can't read.
     let report = block_on(verify::<_, Employee>(&store, "Staff")).unwrap();

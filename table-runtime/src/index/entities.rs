@@ -20,6 +20,7 @@
 //! property does (32,767 UTF-16 units); a value with more ids than that gets a clear error (the
 //! guide's answer is a blob per value).
 
+use std::collections::BTreeSet;
 use std::marker::PhantomData;
 
 use crate::backend::Backend;
@@ -30,7 +31,8 @@ use crate::index::maintain::{delete_if_exists, read_optional};
 use crate::index::{Keys, copies_of};
 use crate::key::encode::push_escaped;
 use crate::limits::Limits;
-use crate::queue::{Crashed, Queue, Receipt, Steps, WorkOutcome};
+use crate::queue::worker::{self, Handler, JobError};
+use crate::queue::{Crashed, JobQueue, Receipt, Steps, WorkOutcome};
 use crate::table::{MAX_ATTEMPTS, Table};
 use crate::typed::TableEntity;
 use crate::value::Value;
@@ -56,6 +58,26 @@ pub struct IdListJob {
     pub entity: Keys,
     /// The indexed value it had before the change, if it existed.
     pub previous: Option<String>,
+}
+
+/// What [`IdListIndex::verify`] found: pairs of (list, id).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct IdListReport {
+    /// Entities of the type read.
+    pub checked: usize,
+    /// Ids of entities missing from the list of their value.
+    pub missing: Vec<(Keys, Keys)>,
+    /// Ids listed where no entity with that value is (deleted, or moved to another value).
+    pub stray: Vec<(Keys, Keys)>,
+    /// List entities whose id list can't be read, with why.
+    pub unreadable: Vec<(Keys, String)>,
+}
+
+impl IdListReport {
+    /// Whether every list matches the entities.
+    pub fn is_consistent(&self) -> bool {
+        self.missing.is_empty() && self.stray.is_empty() && self.unreadable.is_empty()
+    }
 }
 
 /// Lists of ids by the value of one property of `T`.
@@ -409,8 +431,64 @@ impl<T: TableEntity> IdListIndex<T> {
         Ok(out)
     }
 
+    /// Whether `entity` is one of this index's list entities (by its key and its id list).
+    fn is_list(&self, entity: &Entity) -> bool {
+        let prefix = format!("idx_{}_", self.name);
+        let key = match self.placement {
+            Placement::SamePartition => &entity.row_key,
+            Placement::OwnPartition => &entity.partition_key,
+        };
+        key.starts_with(&prefix) && entity.get(IDS_PROPERTY).is_some()
+    }
+
+    /// Compares the lists with the entities of `table` (a table scan: run it as maintenance):
+    /// an id missing from the list of its entity's value, or listed where no entity with that
+    /// value is. After the workers have drained the queue, a consistent index reports nothing.
+    pub async fn verify<B: Backend>(
+        &self,
+        backend: &B,
+        table: &str,
+    ) -> Result<IdListReport, StoreError> {
+        let mut expected: BTreeSet<(Keys, Keys)> = BTreeSet::new();
+        let mut listed: BTreeSet<(Keys, Keys)> = BTreeSet::new();
+        let mut report = IdListReport::default();
+        for entity in crate::index::verify::read_table(backend, table).await? {
+            if self.is_list(&entity) {
+                let list = Keys::of(&entity);
+                let ids = match self.placement {
+                    Placement::SamePartition => parse_ids::<String>(&entity).map(|rows| {
+                        rows.into_iter()
+                            .map(|r| Keys::new(list.partition_key.clone(), r))
+                            .collect::<Vec<_>>()
+                    }),
+                    Placement::OwnPartition => parse_ids::<(String, String)>(&entity)
+                        .map(|ids| ids.into_iter().map(|(p, r)| Keys::new(p, r)).collect()),
+                };
+                match ids {
+                    Ok(ids) => listed.extend(ids.into_iter().map(|id| (list.clone(), id))),
+                    Err(e) => report.unreadable.push((list, e.message)),
+                }
+                continue;
+            }
+            // Entities of other types and index copies share the table; only the entities
+            // that read as `T` are listed.
+            if crate::index::copy_marker(&entity).is_some() {
+                continue;
+            }
+            if let Ok(value) = T::from_entity(&entity) {
+                let id = Keys::of(&entity);
+                let list = self.keys_for(&id.partition_key, &(self.value)(&value));
+                expected.insert((list, id));
+                report.checked += 1;
+            }
+        }
+        report.missing = expected.difference(&listed).cloned().collect();
+        report.stray = listed.difference(&expected).cloned().collect();
+        Ok(report)
+    }
+
     /// The eventually consistent writer for the own-partition placement, over `queue`.
-    pub fn eventual<'q>(&'q self, queue: &'q Queue<IdListJob>) -> EventualIdList<'q, T> {
+    pub fn eventual<'q>(&'q self, queue: &'q dyn JobQueue<IdListJob>) -> EventualIdList<'q, T> {
         EventualIdList { index: self, queue }
     }
 }
@@ -419,20 +497,27 @@ impl<T: TableEntity> IdListIndex<T> {
 /// placement).
 pub struct EventualIdList<'q, T> {
     index: &'q IdListIndex<T>,
-    queue: &'q Queue<IdListJob>,
+    queue: &'q dyn JobQueue<IdListJob>,
 }
 
 impl<T: TableEntity> EventualIdList<'_, T> {
-    fn announce(&self, table: &str, keys: Keys, previous: Option<String>) -> Receipt {
-        self.queue.announce(IdListJob {
+    /// Announces the list change; if the job can't be sent, nothing is written.
+    async fn announce(
+        &self,
+        table: &str,
+        keys: Keys,
+        previous: Option<String>,
+    ) -> Result<Receipt, StoreError> {
+        let job = IdListJob {
             table: table.to_owned(),
             entity: keys,
             previous,
-        })
+        };
+        Ok(self.queue.announce(job).await?)
     }
 
-    fn finish<R>(&self, receipt: Receipt, outcome: &Result<R, StoreError>) {
-        self.queue.settle(&receipt, outcome);
+    async fn finish<R>(&self, receipt: Receipt, outcome: &Result<R, StoreError>) {
+        crate::queue::settle(self.queue, &receipt, outcome).await;
     }
 
     /// The indexed value of the stored entity (`None` if absent or unreadable as `T`); a
@@ -456,9 +541,9 @@ impl<T: TableEntity> EventualIdList<'_, T> {
     ) -> Result<ETag, StoreError> {
         let keys = Keys::new(value.partition_key()?, value.row_key()?);
         let previous = self.previous(table, &keys).await?;
-        let receipt = self.announce(table.name(), keys, previous);
+        let receipt = self.announce(table.name(), keys, previous).await?;
         let outcome = table.upsert(value).await;
-        self.finish(receipt, &outcome);
+        self.finish(receipt, &outcome).await;
         outcome
     }
 
@@ -474,9 +559,9 @@ impl<T: TableEntity> EventualIdList<'_, T> {
             .previous(table, &keys)
             .await?
             .or_else(|| Some((self.index.value)(value)));
-        let receipt = self.announce(table.name(), keys, previous);
+        let receipt = self.announce(table.name(), keys, previous).await?;
         let outcome = table.delete_value(value, if_match).await;
-        self.finish(receipt, &outcome);
+        self.finish(receipt, &outcome).await;
         outcome
     }
 }
@@ -485,12 +570,16 @@ impl<T: TableEntity> EventualIdList<'_, T> {
 pub struct IdListWorker<'a, B: Backend, T> {
     backend: &'a B,
     index: &'a IdListIndex<T>,
-    queue: &'a Queue<IdListJob>,
+    queue: &'a dyn JobQueue<IdListJob>,
 }
 
 impl<'a, B: Backend, T: TableEntity> IdListWorker<'a, B, T> {
     /// A worker for `index`, taking jobs from `queue`.
-    pub fn new(backend: &'a B, index: &'a IdListIndex<T>, queue: &'a Queue<IdListJob>) -> Self {
+    pub fn new(
+        backend: &'a B,
+        index: &'a IdListIndex<T>,
+        queue: &'a dyn JobQueue<IdListJob>,
+    ) -> Self {
         IdListWorker {
             backend,
             index,
@@ -500,32 +589,12 @@ impl<'a, B: Backend, T: TableEntity> IdListWorker<'a, B, T> {
 
     /// Takes one visible job and runs it within `steps`.
     pub async fn run_once(&self, steps: &mut Steps) -> WorkOutcome {
-        let Some(job) = self.queue.receive() else {
-            return WorkOutcome::Idle;
-        };
-        match self.run(&job.body, steps).await {
-            Ok(()) => match steps.step() {
-                Ok(()) => {
-                    let _ = self.queue.delete(&job.receipt);
-                    WorkOutcome::Done
-                }
-                Err(Crashed(_)) => WorkOutcome::Crashed,
-            },
-            Err(Ok(Crashed(_))) => WorkOutcome::Crashed,
-            Err(Err(e)) => WorkOutcome::Failed(e.to_string()),
-        }
+        worker::run_once(self, steps).await
     }
 
     /// Runs jobs until none is visible; returns how many finished.
     pub async fn run_until_idle(&self) -> usize {
-        let mut done = 0;
-        loop {
-            match self.run_once(&mut Steps::unlimited()).await {
-                WorkOutcome::Idle => return done,
-                WorkOutcome::Done => done += 1,
-                WorkOutcome::Failed(_) | WorkOutcome::Crashed => {}
-            }
-        }
+        worker::run_until_idle(self).await.done
     }
 
     /// Adds or removes the entity's id in one list, guarded by the list's ETag.
@@ -621,6 +690,22 @@ impl<'a, B: Backend, T: TableEntity> IdListWorker<'a, B, T> {
                 job.entity
             ),
         )))
+    }
+}
+
+impl<B: Backend, T: TableEntity> Handler for IdListWorker<'_, B, T> {
+    type Job = IdListJob;
+
+    fn queue(&self) -> &dyn JobQueue<IdListJob> {
+        self.queue
+    }
+
+    async fn handle(&self, job: &IdListJob, steps: &mut Steps) -> Result<(), JobError> {
+        match self.run(job, steps).await {
+            Ok(()) => Ok(()),
+            Err(Ok(Crashed(_))) => Err(JobError::Crashed),
+            Err(Err(e)) => Err(e.into()),
+        }
     }
 }
 

@@ -23,7 +23,8 @@ use crate::batch::BatchOperation;
 use crate::entity::{Entity, IfMatch};
 use crate::error::{ErrorCode, StoreError};
 use crate::index::{Keys, copies_of};
-use crate::queue::{Crashed, Queue, Received, Steps, WorkOutcome};
+use crate::queue::worker::{self, Handler, JobError, WorkSummary};
+use crate::queue::{JobQueue, Queue, Steps, WorkOutcome};
 use crate::typed::TableEntity;
 
 /// How many times a worker starts over when the entity keeps changing under it.
@@ -41,49 +42,20 @@ pub struct IndexJob {
     pub previous: Vec<Keys>,
 }
 
-/// The queue of index upkeep jobs shared by the writers and the workers of one entity type.
+/// The in-process queue of index upkeep jobs shared by the writers and the workers of one
+/// entity type (any [`JobQueue<IndexJob>`] serves; this one lives in memory, for tests).
 pub type IndexQueue = Queue<IndexJob>;
-
-/// Why a job did not finish.
-#[derive(Debug)]
-pub(crate) enum JobError {
-    /// The step budget ran out (a simulated crash).
-    Crashed,
-    /// A step failed.
-    Failed(String),
-}
-
-impl From<Crashed> for JobError {
-    fn from(_: Crashed) -> Self {
-        JobError::Crashed
-    }
-}
-
-impl From<StoreError> for JobError {
-    fn from(e: StoreError) -> Self {
-        JobError::Failed(e.to_string())
-    }
-}
-
-/// Counts from [`IndexWorker::run_until_idle`].
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct WorkSummary {
-    /// Jobs finished and deleted.
-    pub done: usize,
-    /// Jobs that failed a step (they come back after the visibility timeout).
-    pub failed: usize,
-}
 
 /// Processes [`IndexJob`]s for the entity type `T`.
 pub struct IndexWorker<'a, B: Backend, T: TableEntity> {
     backend: &'a B,
-    queue: &'a IndexQueue,
+    queue: &'a dyn JobQueue<IndexJob>,
     _entity: PhantomData<fn() -> T>,
 }
 
 impl<'a, B: Backend, T: TableEntity> IndexWorker<'a, B, T> {
     /// A worker taking jobs from `queue` and applying them on `backend`.
-    pub fn new(backend: &'a B, queue: &'a IndexQueue) -> Self {
+    pub fn new(backend: &'a B, queue: &'a dyn JobQueue<IndexJob>) -> Self {
         IndexWorker {
             backend,
             queue,
@@ -94,35 +66,24 @@ impl<'a, B: Backend, T: TableEntity> IndexWorker<'a, B, T> {
     /// Takes one visible job and runs it within `steps` (use [`Steps::unlimited`] outside
     /// tests).
     pub async fn run_once(&self, steps: &mut Steps) -> WorkOutcome {
-        let Some(job) = self.queue.receive() else {
-            return WorkOutcome::Idle;
-        };
-        match self.run(&job, steps).await {
-            Ok(()) => WorkOutcome::Done,
-            Err(JobError::Crashed) => WorkOutcome::Crashed,
-            Err(JobError::Failed(why)) => WorkOutcome::Failed(why),
-        }
+        worker::run_once(self, steps).await
     }
 
     /// Runs jobs until none is visible.
     pub async fn run_until_idle(&self) -> WorkSummary {
-        let mut summary = WorkSummary::default();
-        loop {
-            match self.run_once(&mut Steps::unlimited()).await {
-                WorkOutcome::Idle => return summary,
-                WorkOutcome::Done => summary.done += 1,
-                WorkOutcome::Failed(_) | WorkOutcome::Crashed => summary.failed += 1,
-            }
-        }
+        worker::run_until_idle(self).await
+    }
+}
+
+impl<B: Backend, T: TableEntity> Handler for IndexWorker<'_, B, T> {
+    type Job = IndexJob;
+
+    fn queue(&self) -> &dyn JobQueue<IndexJob> {
+        self.queue
     }
 
-    async fn run(&self, job: &Received<IndexJob>, steps: &mut Steps) -> Result<(), JobError> {
-        sync_copies::<B, T>(self.backend, &job.body, steps).await?;
-        steps.step()?;
-        // Another worker holding a newer receipt means it got the job after ours timed out;
-        // the work is done either way, and it will redo it harmlessly.
-        let _ = self.queue.delete(&job.receipt);
-        Ok(())
+    async fn handle(&self, job: &IndexJob, steps: &mut Steps) -> Result<(), JobError> {
+        sync_copies::<B, T>(self.backend, job, steps).await
     }
 }
 

@@ -133,7 +133,11 @@ struct Scan {
     orphans: Vec<(Keys, Option<crate::entity::ETag>)>,
 }
 
-async fn read_table<B: Backend>(backend: &B, table: &str) -> Result<Vec<Entity>, StoreError> {
+/// Every entity of a table, page by page (a table scan: for maintenance, not per request).
+pub(crate) async fn read_table<B: Backend>(
+    backend: &B,
+    table: &str,
+) -> Result<Vec<Entity>, StoreError> {
     let mut all = Vec::new();
     let mut continuation: Option<Continuation> = None;
     loop {

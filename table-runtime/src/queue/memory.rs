@@ -1,20 +1,4 @@
-//! An in-process message queue with the semantics the *eventually consistent transactions*
-//! pattern depends on, so work that spans partitions, tables or stores finishes even when a
-//! worker dies halfway.
-//!
-//! - A received message is not removed: it is hidden for a visibility timeout. The worker
-//!   deletes it (with the receipt it got) only after every step succeeded; a worker that dies
-//!   leaves it hidden, and it comes back when the timeout ends.
-//! - Each message counts how often it was received. One received more than
-//!   [`QueueOptions::max_dequeue_count`] times goes to the poison list instead of to a worker,
-//!   where it waits for someone to look at it ([`Queue::poisoned`], [`Queue::requeue_poisoned`]).
-//! - A message can be sent hidden ([`Queue::send_hidden`]) and shown later: a writer announces
-//!   work before doing the first step and shows the message once that step is done, so a crash
-//!   in between still leaves a message that will finish the job.
-//! - Time comes from a [`Clock`]; tests use [`Clock::manual`] and move it by hand.
-//!
-//! Because the steps a worker runs can repeat, each must be idempotent (insert-or-replace,
-//! delete-if-exists). [`Steps`] lets a test stop a worker between any two of them.
+//! The in-process queue: messages in this process's memory, for tests and single-process use.
 //!
 //! ```
 //! use std::time::Duration;
@@ -40,6 +24,11 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
+
+use super::{
+    JobQueue, MessageId, Poisoned, QueueDepth, QueueError, QueueFuture, QueueOptions, Receipt,
+    Received, done,
+};
 
 /// Where a queue reads the time: the system's monotonic clock, or a manual one for tests.
 #[derive(Debug, Clone)]
@@ -90,73 +79,10 @@ impl Default for Clock {
     }
 }
 
-/// How a queue hides and gives up on messages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct QueueOptions {
-    /// How long a received message stays hidden before it is given to another worker.
-    pub visibility_timeout: Duration,
-    /// How many times a message may be received; the next receive moves it to the poison list.
-    pub max_dequeue_count: u32,
-}
-
-impl Default for QueueOptions {
-    fn default() -> Self {
-        QueueOptions {
-            visibility_timeout: Duration::from_secs(30),
-            max_dequeue_count: 5,
-        }
-    }
-}
-
-/// Identifies one message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct MessageId(pub u64);
-
-/// Proof of one receive of a message: deleting it or changing its visibility needs the receipt
-/// of the latest receive, so a worker whose message was handed to another one can't delete it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Receipt {
-    /// The message.
-    pub id: MessageId,
-    serial: u64,
-}
-
-/// A message handed to a worker.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Received<M> {
-    /// What to delete when the work is done.
-    pub receipt: Receipt,
-    /// How many times the message has been received, this time included.
-    pub dequeue_count: u32,
-    /// The message.
-    pub body: M,
-}
-
-/// A message moved aside after too many receives.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Poisoned<M> {
-    /// The message's id.
-    pub id: MessageId,
-    /// How many times it was received before it was moved.
-    pub dequeue_count: u32,
-    /// The message.
-    pub body: M,
-}
-
-/// Why a queue refused a delete or visibility change.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum QueueError {
-    /// The message is gone (deleted or poisoned).
-    #[error("message {0:?} is not in the queue")]
-    NotFound(MessageId),
-    /// The message was received again since this receipt was issued.
-    #[error("message {0:?} was received again since this receipt was issued")]
-    ReceiptMismatch(MessageId),
-}
-
 #[derive(Debug)]
 struct Stored<M> {
     body: M,
+    inserted_at: u64,
     visible_at: u64,
     dequeue_count: u32,
     serial: u64,
@@ -171,7 +97,11 @@ struct Inner<M> {
 }
 
 /// An in-process queue of `M` messages; share it between writers and workers by reference or
-/// in an `Arc`.
+/// in an `Arc`. Its inherent methods are synchronous; through [`JobQueue`] the same queue
+/// serves the patterns' writers and workers.
+///
+/// Messages live in this process's memory: a process that stops takes them with it. Use a
+/// queue service ([`JobQueue`]'s Azure implementation) where work must outlive a restart.
 #[derive(Debug)]
 pub struct Queue<M> {
     options: QueueOptions,
@@ -183,6 +113,25 @@ impl<M: Clone> Default for Queue<M> {
     fn default() -> Self {
         Queue::new(QueueOptions::default())
     }
+}
+
+fn id_of(n: u64) -> MessageId {
+    MessageId(n.to_string())
+}
+
+fn receipt_of(id: u64, serial: u64) -> Receipt {
+    Receipt {
+        id: id_of(id),
+        pop_receipt: serial.to_string(),
+    }
+}
+
+/// The message number and serial a receipt names, if it is one of this queue's.
+fn parse_receipt(receipt: &Receipt) -> Option<(u64, u64)> {
+    Some((
+        receipt.id.0.parse().ok()?,
+        receipt.pop_receipt.parse().ok()?,
+    ))
 }
 
 impl<M: Clone> Queue<M> {
@@ -240,28 +189,22 @@ impl<M: Clone> Queue<M> {
             id,
             Stored {
                 body,
+                inserted_at: now,
                 visible_at: now.saturating_add(millis(hidden_for)),
                 dequeue_count: 0,
                 serial,
             },
         );
-        Receipt {
-            id: MessageId(id),
-            serial,
-        }
+        receipt_of(id, serial)
     }
 
-    /// Sends a message hidden for the visibility timeout, ahead of the write it follows up: the
-    /// first half of the announce / write / [`Queue::settle`] sequence that keeps a crash
-    /// between a write and its follow-up from losing the follow-up.
+    /// Sends a message hidden for the visibility timeout, ahead of the write it follows up (see
+    /// [`JobQueue::announce`]).
     pub fn announce(&self, body: M) -> Receipt {
         self.send_hidden(body, self.options.visibility_timeout)
     }
 
-    /// Settles an announced message once its write returned: withdrawn if the service refused
-    /// the write (nothing changed, nothing to follow up), shown otherwise (the write happened,
-    /// or may have). If the receipt is no longer valid the message shows itself when its time
-    /// is up, which is just as safe.
+    /// Settles an announced message once its write returned (see [`JobQueue::settle`]).
     pub fn settle<R>(&self, receipt: &Receipt, outcome: &Result<R, crate::error::StoreError>) {
         let _ = match outcome {
             Err(e) if e.is_refusal() => self.delete(receipt),
@@ -272,63 +215,82 @@ impl<M: Clone> Queue<M> {
     /// Receives the oldest visible message and hides it for the visibility timeout. A message
     /// already received `max_dequeue_count` times is moved to the poison list instead.
     pub fn receive(&self) -> Option<Received<M>> {
+        self.receive_up_to(1).pop()
+    }
+
+    /// Receives up to `max` visible messages, oldest first (see [`Queue::receive`]).
+    pub fn receive_up_to(&self, max: usize) -> Vec<Received<M>> {
         let now = self.clock.now_ms();
+        let max_dequeue = self.options.max_dequeue_count;
+        let hide_until = now.saturating_add(millis(self.options.visibility_timeout));
         let mut inner = self.lock();
-        loop {
-            let id = inner
-                .messages
-                .iter()
-                .find(|(_, m)| m.visible_at <= now)
-                .map(|(id, _)| *id)?;
-            let serial = inner.next_serial;
-            inner.next_serial += 1;
-            let max = self.options.max_dequeue_count;
-            let message = inner.messages.get_mut(&id)?;
-            if message.dequeue_count >= max {
-                let m = inner.messages.remove(&id)?;
-                inner.poisoned.insert(
-                    id,
-                    Poisoned {
-                        id: MessageId(id),
-                        dequeue_count: m.dequeue_count,
-                        body: m.body,
-                    },
-                );
+        let inner = &mut *inner;
+        let mut out = Vec::new();
+        let mut poison = Vec::new();
+        for (&id, message) in inner.messages.iter_mut() {
+            if out.len() >= max {
+                break;
+            }
+            if message.visible_at > now {
                 continue;
             }
+            if message.dequeue_count >= max_dequeue {
+                poison.push(id);
+                continue;
+            }
+            let serial = inner.next_serial;
+            inner.next_serial += 1;
             message.dequeue_count += 1;
             message.serial = serial;
-            message.visible_at = now.saturating_add(millis(self.options.visibility_timeout));
-            return Some(Received {
-                receipt: Receipt {
-                    id: MessageId(id),
-                    serial,
-                },
+            message.visible_at = hide_until;
+            out.push(Received {
+                receipt: receipt_of(id, serial),
                 dequeue_count: message.dequeue_count,
+                inserted_ms: Some(message.inserted_at),
                 body: message.body.clone(),
             });
         }
+        for id in poison {
+            if let Some(m) = inner.messages.remove(&id) {
+                inner.poisoned.insert(
+                    id,
+                    Poisoned {
+                        id: id_of(id),
+                        dequeue_count: m.dequeue_count,
+                        reason: format!(
+                            "received {} times without finishing (the most allowed is {max_dequeue})",
+                            m.dequeue_count
+                        ),
+                        body: Some(m.body),
+                        raw: None,
+                    },
+                );
+            }
+        }
+        out
     }
 
     fn check<'a>(
         inner: &'a mut Inner<M>,
         receipt: &Receipt,
-    ) -> Result<&'a mut Stored<M>, QueueError> {
+    ) -> Result<(u64, &'a mut Stored<M>), QueueError> {
+        let (id, serial) =
+            parse_receipt(receipt).ok_or_else(|| QueueError::NotFound(receipt.id.clone()))?;
         let m = inner
             .messages
-            .get_mut(&receipt.id.0)
-            .ok_or(QueueError::NotFound(receipt.id))?;
-        if m.serial != receipt.serial {
-            return Err(QueueError::ReceiptMismatch(receipt.id));
+            .get_mut(&id)
+            .ok_or_else(|| QueueError::NotFound(receipt.id.clone()))?;
+        if m.serial != serial {
+            return Err(QueueError::ReceiptMismatch(receipt.id.clone()));
         }
-        Ok(m)
+        Ok((id, m))
     }
 
     /// Deletes a message: the work it asked for is done.
     pub fn delete(&self, receipt: &Receipt) -> Result<(), QueueError> {
         let mut inner = self.lock();
-        Self::check(&mut inner, receipt)?;
-        inner.messages.remove(&receipt.id.0);
+        let (id, _) = Self::check(&mut inner, receipt)?;
+        inner.messages.remove(&id);
         Ok(())
     }
 
@@ -338,12 +300,32 @@ impl<M: Clone> Queue<M> {
         self.hide_for(receipt, Duration::ZERO)
     }
 
-    /// Keeps a message hidden for `duration` from now (a worker that needs longer).
+    /// Keeps a message hidden for `duration` from now (a worker that needs longer). The
+    /// receipt stays valid.
     pub fn hide_for(&self, receipt: &Receipt, duration: Duration) -> Result<(), QueueError> {
         let now = self.clock.now_ms();
         let mut inner = self.lock();
-        let m = Self::check(&mut inner, receipt)?;
+        let (_, m) = Self::check(&mut inner, receipt)?;
         m.visible_at = now.saturating_add(millis(duration));
+        Ok(())
+    }
+
+    /// Moves a received message to the poison list with `reason`.
+    pub fn poison(&self, receipt: &Receipt, reason: &str) -> Result<(), QueueError> {
+        let mut inner = self.lock();
+        let (id, _) = Self::check(&mut inner, receipt)?;
+        if let Some(m) = inner.messages.remove(&id) {
+            inner.poisoned.insert(
+                id,
+                Poisoned {
+                    id: id_of(id),
+                    dequeue_count: m.dequeue_count,
+                    reason: reason.to_owned(),
+                    body: Some(m.body),
+                    raw: None,
+                },
+            );
+        }
         Ok(())
     }
 
@@ -366,6 +348,23 @@ impl<M: Clone> Queue<M> {
             .collect()
     }
 
+    /// How many messages wait, how long the oldest visible one has, and how many are poisoned.
+    pub fn depth(&self) -> QueueDepth {
+        let now = self.clock.now_ms();
+        let inner = self.lock();
+        QueueDepth {
+            waiting: inner.messages.len() as u64,
+            oldest_age: inner
+                .messages
+                .values()
+                .filter(|m| m.visible_at <= now)
+                .map(|m| m.inserted_at)
+                .min()
+                .map(|at| Duration::from_millis(now.saturating_sub(at))),
+            poisoned: inner.poisoned.len() as u64,
+        }
+    }
+
     /// The poison list, oldest first.
     pub fn poisoned(&self) -> Vec<Poisoned<M>> {
         self.lock().poisoned.values().cloned().collect()
@@ -373,19 +372,26 @@ impl<M: Clone> Queue<M> {
 
     /// Puts a poisoned message back in the queue with a fresh dequeue count, after its cause
     /// was fixed.
-    pub fn requeue_poisoned(&self, id: MessageId) -> Result<(), QueueError> {
+    pub fn requeue_poisoned(&self, id: &MessageId) -> Result<(), QueueError> {
         let now = self.clock.now_ms();
         let mut inner = self.lock();
-        let p = inner
-            .poisoned
-            .remove(&id.0)
-            .ok_or(QueueError::NotFound(id))?;
+        let n =
+            id.0.parse::<u64>()
+                .map_err(|_| QueueError::NotFound(id.clone()))?;
+        // Only a message that holds a job can go back; it leaves the poison list only then.
+        if inner.poisoned.get(&n).is_none_or(|p| p.body.is_none()) {
+            return Err(QueueError::NotFound(id.clone()));
+        }
+        let Some(body) = inner.poisoned.remove(&n).and_then(|p| p.body) else {
+            return Err(QueueError::NotFound(id.clone()));
+        };
         let serial = inner.next_serial;
         inner.next_serial += 1;
         inner.messages.insert(
-            id.0,
+            n,
             Stored {
-                body: p.body,
+                body,
+                inserted_at: now,
                 visible_at: now,
                 dequeue_count: 0,
                 serial,
@@ -395,65 +401,45 @@ impl<M: Clone> Queue<M> {
     }
 }
 
+impl<M: Clone + Send + 'static> JobQueue<M> for Queue<M> {
+    fn options(&self) -> QueueOptions {
+        self.options
+    }
+    fn send_hidden(&self, body: M, hidden_for: Duration) -> QueueFuture<'_, Receipt> {
+        done(Ok(Queue::send_hidden(self, body, hidden_for)))
+    }
+    fn receive_batch(&self, max: usize) -> QueueFuture<'_, Vec<Received<M>>> {
+        done(Ok(self.receive_up_to(max)))
+    }
+    fn delete<'a>(&'a self, receipt: &'a Receipt) -> QueueFuture<'a, ()> {
+        done(Queue::delete(self, receipt))
+    }
+    fn hide_for<'a>(
+        &'a self,
+        receipt: &'a Receipt,
+        duration: Duration,
+    ) -> QueueFuture<'a, Receipt> {
+        done(Queue::hide_for(self, receipt, duration).map(|()| receipt.clone()))
+    }
+    fn poison<'a>(&'a self, message: &'a Received<M>, reason: &'a str) -> QueueFuture<'a, ()> {
+        done(Queue::poison(self, &message.receipt, reason))
+    }
+    fn poisoned(&self) -> QueueFuture<'_, Vec<Poisoned<M>>> {
+        done(Ok(Queue::poisoned(self)))
+    }
+    fn requeue_poisoned<'a>(&'a self, id: &'a MessageId) -> QueueFuture<'a, ()> {
+        done(Queue::requeue_poisoned(self, id))
+    }
+    fn depth(&self) -> QueueFuture<'_, QueueDepth> {
+        done(Ok(Queue::depth(self)))
+    }
+    fn in_flight(&self) -> QueueFuture<'_, Option<Vec<M>>> {
+        done(Ok(Some(self.pending())))
+    }
+}
+
 fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
-}
-
-/// A budget of worker steps, so a test can stop a worker between any two steps as if its
-/// process died there.
-#[derive(Debug, Clone, Default)]
-pub struct Steps {
-    limit: Option<usize>,
-    taken: usize,
-}
-
-/// The simulated death of a worker (see [`Steps::crash_after`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("the worker stopped after {0} steps (simulated crash)")]
-pub struct Crashed(pub usize);
-
-impl Steps {
-    /// No limit: the worker runs every step.
-    pub fn unlimited() -> Self {
-        Steps::default()
-    }
-
-    /// The worker stops before its `n + 1`th step, as if killed after `n` steps.
-    pub fn crash_after(n: usize) -> Self {
-        Steps {
-            limit: Some(n),
-            taken: 0,
-        }
-    }
-
-    /// Called before each step: `Err` if the budget is spent.
-    pub fn step(&mut self) -> Result<(), Crashed> {
-        if self.limit.is_some_and(|l| self.taken >= l) {
-            return Err(Crashed(self.taken));
-        }
-        self.taken += 1;
-        Ok(())
-    }
-
-    /// Steps taken so far.
-    pub fn taken(&self) -> usize {
-        self.taken
-    }
-}
-
-/// What one round of a worker did.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum WorkOutcome {
-    /// No visible message.
-    Idle,
-    /// A message was processed and deleted.
-    Done,
-    /// The worker stopped between steps (simulated crash); the message stays hidden and
-    /// comes back after the visibility timeout.
-    Crashed,
-    /// A step failed; the message stays hidden and comes back after the visibility timeout
-    /// (and goes to the poison list if it keeps failing).
-    Failed(String),
 }
 
 #[cfg(test)]
@@ -498,12 +484,12 @@ mod tests {
         let second = q.receive().unwrap();
         assert_eq!(
             q.delete(&first.receipt),
-            Err(QueueError::ReceiptMismatch(first.receipt.id))
+            Err(QueueError::ReceiptMismatch(first.receipt.id.clone()))
         );
         q.delete(&second.receipt).unwrap();
         assert_eq!(
             q.delete(&second.receipt),
-            Err(QueueError::NotFound(second.receipt.id))
+            Err(QueueError::NotFound(second.receipt.id.clone()))
         );
     }
 
@@ -525,9 +511,17 @@ mod tests {
         assert!(q.receive().is_none());
         let poisoned = q.poisoned();
         assert_eq!(poisoned.len(), 1);
-        assert_eq!((poisoned[0].body, poisoned[0].dequeue_count), ("bad", 2));
+        assert_eq!(
+            (poisoned[0].body, poisoned[0].dequeue_count),
+            (Some("bad"), 2)
+        );
+        assert!(
+            poisoned[0].reason.contains("received 2 times"),
+            "{}",
+            poisoned[0].reason
+        );
         assert!(q.is_empty());
-        q.requeue_poisoned(poisoned[0].id).unwrap();
+        q.requeue_poisoned(&poisoned[0].id).unwrap();
         let again = q.receive().unwrap();
         assert_eq!((again.body, again.dequeue_count), ("bad", 1));
     }
@@ -547,15 +541,21 @@ mod tests {
     }
 
     #[test]
-    fn steps_stop_at_the_budget() {
-        let mut s = Steps::crash_after(2);
-        assert!(s.step().is_ok());
-        assert!(s.step().is_ok());
-        assert_eq!(s.step(), Err(Crashed(2)));
-        let mut u = Steps::unlimited();
-        for _ in 0..100 {
-            u.step().unwrap();
-        }
-        assert_eq!(u.taken(), 100);
+    fn depth_counts_waiting_and_ages_the_oldest_visible_message() {
+        let (clock, q) = queue(5);
+        assert_eq!(q.depth(), QueueDepth::default());
+        q.send("a");
+        clock.advance(Duration::from_secs(3));
+        q.send("b");
+        q.send_hidden("c", Duration::from_secs(60));
+        let d = q.depth();
+        assert_eq!(d.waiting, 3);
+        assert_eq!(d.oldest_age, Some(Duration::from_secs(3)));
+        let a = q.receive().unwrap();
+        assert_eq!(q.depth().oldest_age, Some(Duration::ZERO));
+        q.poison(&a.receipt, "not a job").unwrap();
+        let d = q.depth();
+        assert_eq!((d.waiting, d.poisoned), (2, 1));
+        assert_eq!(q.poisoned()[0].reason, "not a job");
     }
 }
