@@ -103,7 +103,7 @@ use crate::index::verify::read_table;
 use crate::key::utf16_len;
 use crate::limits::Limits;
 use crate::queue::worker::{self, Handler, JobError, WorkSummary};
-use crate::queue::{JobQueue, Queue, Receipt, Steps, WorkOutcome};
+use crate::queue::{JobQueue, Queue, QueueDepth, Receipt, Steps, WorkOutcome};
 use crate::table::MAX_ATTEMPTS;
 use crate::typed::{ConversionError, EntityKey, TableEntity};
 use crate::value::Value;
@@ -872,6 +872,9 @@ pub struct BlobReport {
     pub orphaned: Vec<BlobProperties>,
     /// References to blobs that do not exist, and reference properties that can't be read.
     pub broken: Vec<BrokenReference>,
+    /// The cleanup queue's depth (jobs waiting, the oldest one's age), read before the scan:
+    /// how far cleanup lags behind.
+    pub lag: QueueDepth,
 }
 
 impl BlobReport {
@@ -1376,6 +1379,7 @@ impl<'a, B: Backend, T: TableEntity> LargeTable<'a, B, T> {
     /// written meanwhile is in flight or referenced, never an orphan. A reference found broken is
     /// read again before it is reported. The check reads every entity of the tables (a scan).
     pub async fn check_blobs(&self) -> Result<BlobReport, LargeEntityError> {
+        let lag = self.queue.depth().await.map_err(StoreError::from)?;
         let listed = self.blobs.list(&self.container, "").await?;
         let listed_at = SystemTime::now();
         // The jobs in flight, when the queue can list them; otherwise a blob younger than the
@@ -1391,6 +1395,7 @@ impl<'a, B: Backend, T: TableEntity> LargeTable<'a, B, T> {
                     .collect()
             });
         let mut report = BlobReport {
+            lag,
             blobs: listed.len(),
             ..BlobReport::default()
         };

@@ -10,7 +10,7 @@ use std::time::Duration;
 use pollster::block_on;
 use table_runtime::backend::faults::{CallKind, Fault, Faulty};
 use table_runtime::index::maintain::{IndexQueue, IndexWorker};
-use table_runtime::index::verify::{Divergence, reindex, verify};
+use table_runtime::index::verify::{Divergence, reindex, verify, verify_with_lag};
 use table_runtime::index::{INDEX_NAME_PROPERTY, Keys};
 use table_runtime::queue::{Clock, QueueOptions, Steps, WorkOutcome};
 use table_runtime::{Entity, ErrorCode, IfMatch, Query, Store, Table, TableEntity, Value};
@@ -395,4 +395,39 @@ fn the_verifier_finds_missing_stale_and_orphaned_copies_and_reindex_repairs_them
         last_name_copies(&store),
         vec!["Brown_000007", "Jones_000042"]
     );
+}
+
+#[test]
+fn verify_reports_how_far_the_copies_lag_behind() {
+    let (store, queue, clock) = setup();
+    let table = Table::<_, Employee>::new(&store).with_index_queue(&queue);
+    block_on(table.insert(&ann())).unwrap();
+    clock.advance(Duration::from_secs(7));
+    block_on(table.upsert(&Employee {
+        last_name: "Smith".into(),
+        ..ann()
+    }))
+    .unwrap();
+    clock.advance(Duration::from_secs(3));
+    // Two jobs wait, the oldest for 10 s: the copy in the other partition is missing, and the
+    // report says it is lag, not damage.
+    let report = block_on(verify_with_lag::<_, Employee>(&store, "Staff", &queue)).unwrap();
+    let lag = report.lag.unwrap();
+    assert_eq!(
+        (lag.waiting, lag.oldest_age),
+        (2, Some(Duration::from_secs(10)))
+    );
+    assert!(!report.is_consistent());
+    assert_eq!(
+        block_on(verify::<_, Employee>(&store, "Staff"))
+            .unwrap()
+            .lag,
+        None
+    );
+    // Once the worker caught up, nothing lags and nothing diverges.
+    block_on(IndexWorker::<_, Employee>::new(&store, &queue).run_until_idle());
+    let report = block_on(verify_with_lag::<_, Employee>(&store, "Staff", &queue)).unwrap();
+    assert!(report.is_consistent(), "{report:?}");
+    assert_eq!(report.lag.unwrap().waiting, 0);
+    assert_eq!(report.lag.unwrap().oldest_age, None);
 }

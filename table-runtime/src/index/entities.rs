@@ -32,7 +32,7 @@ use crate::index::{Keys, copies_of};
 use crate::key::encode::push_escaped;
 use crate::limits::Limits;
 use crate::queue::worker::{self, Handler, JobError};
-use crate::queue::{Crashed, JobQueue, Receipt, Steps, WorkOutcome};
+use crate::queue::{Crashed, JobQueue, QueueDepth, Receipt, Steps, WorkOutcome};
 use crate::table::{MAX_ATTEMPTS, Table};
 use crate::typed::TableEntity;
 use crate::value::Value;
@@ -71,6 +71,9 @@ pub struct IdListReport {
     pub stray: Vec<(Keys, Keys)>,
     /// List entities whose id list can't be read, with why.
     pub unreadable: Vec<(Keys, String)>,
+    /// The id-list queue's depth (jobs waiting, the oldest one's age), read before the scan:
+    /// how far the lists lag behind. `None` from [`IdListIndex::verify`], which sees no queue.
+    pub lag: Option<QueueDepth>,
 }
 
 impl IdListReport {
@@ -484,6 +487,19 @@ impl<T: TableEntity> IdListIndex<T> {
         }
         report.missing = expected.difference(&listed).cloned().collect();
         report.stray = listed.difference(&expected).cloned().collect();
+        Ok(report)
+    }
+
+    /// [`IdListIndex::verify`], with the queue's depth read first ([`IdListReport::lag`]).
+    pub async fn verify_with_lag<B: Backend>(
+        &self,
+        backend: &B,
+        table: &str,
+        queue: &dyn JobQueue<IdListJob>,
+    ) -> Result<IdListReport, StoreError> {
+        let lag = queue.depth().await?;
+        let mut report = self.verify(backend, table).await?;
+        report.lag = Some(lag);
         Ok(report)
     }
 

@@ -18,8 +18,10 @@ use crate::backend::Backend;
 use crate::batch::BatchOperation;
 use crate::entity::{Entity, IfMatch};
 use crate::error::{ErrorCode, StoreError};
+use crate::index::maintain::IndexJob;
 use crate::index::{Keys, copies_of, copy_marker};
 use crate::query::{Continuation, Query};
+use crate::queue::{JobQueue, QueueDepth};
 use crate::typed::TableEntity;
 
 /// One difference between an entity and its index copies.
@@ -105,6 +107,11 @@ pub struct VerifyReport {
     pub copies: usize,
     /// Every divergence, in table order of the entity or copy concerned.
     pub divergences: Vec<Divergence>,
+    /// How far the copies in other partitions lag behind: the index queue's depth (jobs
+    /// waiting, the oldest one's age), read before the scan. Divergences of entities with a job
+    /// still waiting are the lag, not damage. `None` from [`verify`], which sees no queue; see
+    /// [`verify_with_lag`].
+    pub lag: Option<QueueDepth>,
 }
 
 impl VerifyReport {
@@ -274,6 +281,19 @@ pub async fn verify<B: Backend, T: TableEntity>(
     table: &str,
 ) -> Result<VerifyReport, StoreError> {
     Ok(scan::<B, T>(backend, table).await?.report)
+}
+
+/// [`verify`], with the index queue's depth read first ([`VerifyReport::lag`]): a team can
+/// alert on the lag (jobs waiting, the oldest one's age) and tell it from damage.
+pub async fn verify_with_lag<B: Backend, T: TableEntity>(
+    backend: &B,
+    table: &str,
+    queue: &dyn JobQueue<IndexJob>,
+) -> Result<VerifyReport, StoreError> {
+    let lag = queue.depth().await?;
+    let mut report = verify::<B, T>(backend, table).await?;
+    report.lag = Some(lag);
+    Ok(report)
 }
 
 /// Repairs what [`verify`] finds: writes missing and stale copies, deletes orphaned ones
