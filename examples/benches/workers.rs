@@ -53,17 +53,17 @@ mod azurite_fixture;
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use examples::chaos::{self, AzureCloud, Dice, Journal, Pattern, Services};
+use examples::chaos::{self, AzureCloud, Dice, InProcessCloud, Journal, Pattern, Services};
 use pollster::block_on;
+use table_runtime::Backend;
 use table_runtime::archive::ArchiveJob;
-use table_runtime::blob::{BlobJob, BlobService, BlobStore};
+use table_runtime::blob::{BlobJob, BlobService};
 use table_runtime::index::entities::IdListJob;
 use table_runtime::index::maintain::IndexJob;
 use table_runtime::queue::worker::{StopSignal, WorkerOptions, WorkerStats};
 use table_runtime::queue::{
-    JobQueue, MessageId, Poisoned, Queue, QueueDepth, QueueFuture, QueueOptions, Receipt, Received,
+    JobQueue, MessageId, Poisoned, QueueDepth, QueueFuture, QueueOptions, Receipt, Received,
 };
-use table_runtime::{Backend, Store};
 
 /// The variables that change what the bench does, echoed in the command it prints.
 const KNOBS: [&str; 9] = [
@@ -370,29 +370,6 @@ impl<'q> Watched<'q> {
     }
 }
 
-/// The in-process services, fresh for each round.
-struct InProcess {
-    store: Store,
-    index_jobs: Queue<IndexJob>,
-    id_list_jobs: Queue<IdListJob>,
-    blob_jobs: Queue<BlobJob>,
-    archive_jobs: Queue<ArchiveJob>,
-    blobs: BlobStore,
-}
-
-impl InProcess {
-    fn new() -> Self {
-        InProcess {
-            store: Store::new(),
-            index_jobs: Queue::new(queue_options()),
-            id_list_jobs: Queue::new(queue_options()),
-            blob_jobs: Queue::new(queue_options()),
-            archive_jobs: Queue::new(queue_options()),
-            blobs: BlobStore::new(),
-        }
-    }
-}
-
 /// What one or more drains of a pattern on one backend measured.
 #[derive(Default)]
 struct Measured {
@@ -596,7 +573,7 @@ fn repeat(
 fn in_process(pattern: Pattern, config: &Config) -> Result<Measured, String> {
     let journal = journal_path(pattern, "in-process");
     repeat(config, MAX_ROUNDS_IN_PROCESS, |_| {
-        let cloud = InProcess::new();
+        let cloud = InProcessCloud::new(queue_options());
         let tally = Tally::default();
         let watched = Watched::new(
             &tally,

@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use table_http::{AzureBlobs, AzureQueue, HttpBackend};
 use table_runtime::archive::{ArchiveJob, ArchiveWorker, keys_of, request_archive};
-use table_runtime::blob::{BlobJob, BlobService, BlobWorker, LargeTable, Placement};
+use table_runtime::blob::{BlobJob, BlobService, BlobStore, BlobWorker, LargeTable, Placement};
 use table_runtime::index::Keys;
 use table_runtime::index::entities::{IdListJob, IdListWorker};
 use table_runtime::index::maintain::{IndexJob, IndexWorker};
@@ -34,8 +34,8 @@ use table_runtime::index::verify::verify;
 use table_runtime::queue::worker::{
     Handler, Reporter, StopSignal, Worker, WorkerOptions, WorkerStats, run_until_idle,
 };
-use table_runtime::queue::{JobQueue, QueueDepth, QueueOptions};
-use table_runtime::{Backend, ErrorCode, IfMatch, Query, StoreError, Table, TableEntity};
+use table_runtime::queue::{JobQueue, Queue, QueueDepth, QueueOptions};
+use table_runtime::{Backend, ErrorCode, IfMatch, Query, Store, StoreError, Table, TableEntity};
 
 use crate::records::{self, EmployeeRecord};
 use crate::{hr, query_entities, saas};
@@ -574,6 +574,50 @@ pub async fn check<B: Backend>(
         }
     }
     Ok(verdict)
+}
+
+/// The four queues, the blob store and the table store in this process: what threads standing
+/// in for processes share (tests), and the in-process side of the worker benchmark.
+pub struct InProcessCloud {
+    /// The table store.
+    pub store: Store,
+    /// Index upkeep jobs.
+    pub index_jobs: Queue<IndexJob>,
+    /// Id-list jobs.
+    pub id_list_jobs: Queue<IdListJob>,
+    /// Blob cleanup jobs.
+    pub blob_jobs: Queue<BlobJob>,
+    /// Move requests.
+    pub archive_jobs: Queue<ArchiveJob>,
+    /// The blob store.
+    pub blobs: BlobStore,
+}
+
+impl InProcessCloud {
+    /// Empty services, every queue with `options`.
+    pub fn new(options: QueueOptions) -> InProcessCloud {
+        InProcessCloud {
+            store: Store::new(),
+            index_jobs: Queue::new(options),
+            id_list_jobs: Queue::new(options),
+            blob_jobs: Queue::new(options),
+            archive_jobs: Queue::new(options),
+            blobs: BlobStore::new(),
+        }
+    }
+
+    /// The services as the patterns take them.
+    pub fn services(&self) -> Services<'_, Store> {
+        Services {
+            backend: &self.store,
+            suffix: "",
+            index_jobs: &self.index_jobs,
+            id_list_jobs: &self.id_list_jobs,
+            blob_jobs: &self.blob_jobs,
+            archive_jobs: &self.archive_jobs,
+            blobs: &self.blobs,
+        }
+    }
 }
 
 /// The four queues, the blob store and the table backend on Azure Storage (or Azurite), from

@@ -14,20 +14,19 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use examples::chaos::{self, Dice, Journal, Pattern, Services};
+use examples::chaos::{self, Dice, InProcessCloud, Journal, Pattern, Services};
 use pollster::block_on;
-use table_runtime::archive::{ArchiveJob, ArchiveQueue};
+use table_runtime::archive::ArchiveJob;
 use table_runtime::backend::faults::{Fault, Faulty};
 use table_runtime::blob::{
-    Blob, BlobCondition, BlobError, BlobFuture, BlobJob, BlobProperties, BlobQueue, BlobService,
-    BlobStore,
+    Blob, BlobCondition, BlobError, BlobFuture, BlobJob, BlobProperties, BlobService, BlobStore,
 };
 use table_runtime::index::entities::IdListJob;
-use table_runtime::index::maintain::{IndexJob, IndexQueue};
+use table_runtime::index::maintain::IndexJob;
 use table_runtime::queue::worker::{StopSignal, WorkerOptions};
 use table_runtime::queue::{
-    JobQueue, MessageId, Poisoned, Queue, QueueDepth, QueueError, QueueFuture, QueueOptions,
-    Receipt, Received,
+    JobQueue, MessageId, Poisoned, QueueDepth, QueueError, QueueFuture, QueueOptions, Receipt,
+    Received,
 };
 use table_runtime::{ETag, ErrorCode, Store, StoreError};
 
@@ -173,38 +172,19 @@ impl BlobService for MortalBlobs<'_> {
 }
 
 /// The services every thread shares (the "cloud"), outliving the threads.
-struct Cloud {
-    store: Store,
-    index_jobs: IndexQueue,
-    id_list_jobs: Queue<IdListJob>,
-    blob_jobs: BlobQueue,
-    archive_jobs: ArchiveQueue,
-    blobs: BlobStore,
-}
-
-impl Cloud {
-    fn new() -> Cloud {
-        let options = QueueOptions {
-            visibility_timeout: VISIBILITY,
-            // Kills alone must not poison a job: only a job that can never succeed may land
-            // on the poison list.
-            max_dequeue_count: 50,
-        };
-        Cloud {
-            store: Store::new(),
-            index_jobs: Queue::new(options),
-            id_list_jobs: Queue::new(options),
-            blob_jobs: Queue::new(options),
-            archive_jobs: Queue::new(options),
-            blobs: BlobStore::new(),
-        }
-    }
+fn cloud() -> InProcessCloud {
+    InProcessCloud::new(QueueOptions {
+        visibility_timeout: VISIBILITY,
+        // Kills alone must not poison a job: only a job that can never succeed may land on the
+        // poison list.
+        max_dequeue_count: 50,
+    })
 }
 
 /// Runs `f` with services that die with `life`; a call in flight when the kill comes either
 /// never lands or lands and loses its answer, as `dice` decides per call.
 fn as_process<R>(
-    cloud: &Cloud,
+    cloud: &InProcessCloud,
     life: &Life,
     seed: u64,
     f: impl FnOnce(&Services<'_, Faulty<&Store>>) -> R,
@@ -253,18 +233,6 @@ fn as_process<R>(
     })
 }
 
-fn services(cloud: &Cloud) -> Services<'_, Store> {
-    Services {
-        backend: &cloud.store,
-        suffix: "",
-        index_jobs: &cloud.index_jobs,
-        id_list_jobs: &cloud.id_list_jobs,
-        blob_jobs: &cloud.blob_jobs,
-        archive_jobs: &cloud.archive_jobs,
-        blobs: &cloud.blobs,
-    }
-}
-
 fn fast_worker() -> WorkerOptions {
     WorkerOptions {
         batch_size: 8,
@@ -282,8 +250,8 @@ struct Running<'s> {
 }
 
 fn survive(pattern: Pattern, seed: u64) {
-    let cloud = Cloud::new();
-    block_on(chaos::create_tables(pattern, &services(&cloud))).unwrap();
+    let cloud = cloud();
+    block_on(chaos::create_tables(pattern, &cloud.services())).unwrap();
     let dir = std::env::temp_dir().join(format!(
         "chaos-threads-{}-{}-{seed}",
         std::process::id(),
@@ -360,7 +328,7 @@ fn survive(pattern: Pattern, seed: u64) {
             r.handle.join().unwrap();
         }
     });
-    let services = services(&cloud);
+    let services = cloud.services();
     let drained = block_on(chaos::drain(pattern, &services, Duration::from_secs(30))).unwrap();
     let verdict = block_on(chaos::check(pattern, &services, &journal)).unwrap();
     eprintln!(

@@ -96,6 +96,24 @@ struct Inner<M> {
     poisoned: BTreeMap<u64, Poisoned<M>>,
 }
 
+impl<M> Inner<M> {
+    /// Moves a waiting message to the poison list with `reason` (nothing if it is gone).
+    fn move_to_poison(&mut self, id: u64, reason: String) {
+        if let Some(m) = self.messages.remove(&id) {
+            self.poisoned.insert(
+                id,
+                Poisoned {
+                    id: id_of(id),
+                    dequeue_count: m.dequeue_count,
+                    reason,
+                    body: Some(m.body),
+                    raw: None,
+                },
+            );
+        }
+    }
+}
+
 /// An in-process queue of `M` messages; share it between writers and workers by reference or
 /// in an `Arc`. Its inherent methods are synchronous; through [`JobQueue`] the same queue
 /// serves the patterns' writers and workers.
@@ -206,9 +224,10 @@ impl<M: Clone> Queue<M> {
 
     /// Settles an announced message once its write returned (see [`JobQueue::settle`]).
     pub fn settle<R>(&self, receipt: &Receipt, outcome: &Result<R, crate::error::StoreError>) {
-        let _ = match outcome {
-            Err(e) if e.is_refusal() => self.delete(receipt),
-            _ => self.show(receipt),
+        let _ = if super::refused(outcome) {
+            self.delete(receipt)
+        } else {
+            self.show(receipt)
         };
     }
 
@@ -251,21 +270,13 @@ impl<M: Clone> Queue<M> {
             });
         }
         for id in poison {
-            if let Some(m) = inner.messages.remove(&id) {
-                inner.poisoned.insert(
-                    id,
-                    Poisoned {
-                        id: id_of(id),
-                        dequeue_count: m.dequeue_count,
-                        reason: format!(
-                            "received {} times without finishing (the most allowed is {max_dequeue})",
-                            m.dequeue_count
-                        ),
-                        body: Some(m.body),
-                        raw: None,
-                    },
-                );
-            }
+            let count = inner.messages.get(&id).map_or(0, |m| m.dequeue_count);
+            inner.move_to_poison(
+                id,
+                format!(
+                    "received {count} times without finishing (the most allowed is {max_dequeue})"
+                ),
+            );
         }
         out
     }
@@ -314,18 +325,7 @@ impl<M: Clone> Queue<M> {
     pub fn poison(&self, receipt: &Receipt, reason: &str) -> Result<(), QueueError> {
         let mut inner = self.lock();
         let (id, _) = Self::check(&mut inner, receipt)?;
-        if let Some(m) = inner.messages.remove(&id) {
-            inner.poisoned.insert(
-                id,
-                Poisoned {
-                    id: id_of(id),
-                    dequeue_count: m.dequeue_count,
-                    reason: reason.to_owned(),
-                    body: Some(m.body),
-                    raw: None,
-                },
-            );
-        }
+        inner.move_to_poison(id, reason.to_owned());
         Ok(())
     }
 

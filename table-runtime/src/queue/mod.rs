@@ -274,8 +274,13 @@ pub async fn settle<M: Send + 'static, R>(
     receipt: &Receipt,
     outcome: &Result<R, crate::error::StoreError>,
 ) {
-    let refused = matches!(outcome, Err(e) if e.is_refusal());
-    queue.settle(receipt, refused).await;
+    queue.settle(receipt, refused(outcome)).await;
+}
+
+/// Whether a write's outcome was a refusal, so nothing changed and its announced follow-up is
+/// withdrawn rather than shown.
+pub(crate) fn refused<R>(outcome: &Result<R, crate::error::StoreError>) -> bool {
+    matches!(outcome, Err(e) if e.is_refusal())
 }
 
 /// A budget of worker steps, so a test can stop a worker between any two steps as if its
