@@ -67,6 +67,7 @@ fn command() -> Command {
                         .action(ArgAction::Append),
                 ),
         )
+        .subcommand(data_command())
         .subcommand(
             Command::new("keys")
                 .about("prints each entity's key templates, index copies and generated queries")
@@ -76,6 +77,71 @@ fn command() -> Command {
                         .required(true)
                         .action(ArgAction::Append),
                 ),
+        )
+}
+
+fn data_command() -> Command {
+    Command::new("data")
+        .about("lints the data of a live table: partition skew, write heat, key shapes, entity types, design drift")
+        .arg(
+            Arg::new("connection-string")
+                .long("connection-string")
+                .value_name("CS")
+                .help("a connection string or SAS URL, as table-http takes them [default: $AZURE_STORAGE_CONNECTION_STRING]"),
+        )
+        .arg(
+            Arg::new("table")
+                .long("table")
+                .value_name("NAME")
+                .required(true)
+                .help("the table to read"),
+        )
+        .arg(
+            Arg::new("design")
+                .long("design")
+                .value_name("PATH")
+                .action(ArgAction::Append)
+                .help("Rust files or folders with the table's designs: keys, properties and index copies are checked against them"),
+        )
+        .arg(
+            Arg::new("sample")
+                .long("sample")
+                .value_name("N")
+                .value_parser(clap::value_parser!(u64).range(1..))
+                .conflicts_with("full")
+                .help("read a sample of at most N entities spread over the key space"),
+        )
+        .arg(
+            Arg::new("full")
+                .long("full")
+                .action(ArgAction::SetTrue)
+                .help("read every entity (the default)"),
+        )
+        .arg(
+            Arg::new("format")
+                .long("format")
+                .value_name("FORMAT")
+                .default_value("human")
+                .help("human, json or sarif"),
+        )
+        .arg(
+            Arg::new("picture")
+                .long("picture")
+                .value_name("FILE")
+                .help("write a picture of the table: SVG, or PNG when FILE ends in .png"),
+        )
+        .arg(
+            Arg::new("config")
+                .long("config")
+                .value_name("FILE")
+                .help("use this table-lint.toml instead of looking for one"),
+        )
+        .arg(
+            Arg::new("color")
+                .long("color")
+                .value_name("WHEN")
+                .default_value("auto")
+                .help("auto, always or never"),
         )
 }
 
@@ -137,6 +203,7 @@ where
             }
         }
         Some(("expand", m)) => view(m, crate::views::expand),
+        Some(("data", m)) => crate::data::cli::run(m),
         Some(("keys", m)) => view(m, crate::views::keys),
         _ => lint(&matches),
     }

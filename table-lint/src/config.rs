@@ -8,6 +8,11 @@
 //! TK001 = "deny"                       # by code
 //! table-scan-filter = "allow"          # or by name
 //! TK009 = { level = "warn", max_key_bytes = 512 }
+//!
+//! # `table-lint data`: settings for one table, over those above
+//! [data.tables.Orders]
+//! rules = { TD001 = "deny", TD002 = { near_percent = 75 } }
+//! allow = [{ rule = "TD004", reason = "legacy ids, migrated by 2027" }]
 //! ```
 
 use std::collections::BTreeMap;
@@ -60,7 +65,21 @@ pub struct Config {
     pub threads: Option<usize>,
     levels: BTreeMap<&'static str, Level>,
     options: BTreeMap<&'static str, RuleOptions>,
+    /// Settings of `table-lint data` for single tables, by lowercased table name (the service
+    /// compares table names without case).
+    tables: BTreeMap<String, TableSettings>,
 }
+
+/// What `[data.tables.NAME]` sets for one table.
+#[derive(Debug, Clone, Default)]
+struct TableSettings {
+    levels: BTreeMap<&'static str, Level>,
+    options: BTreeMap<&'static str, RuleOptions>,
+    /// Rules whose findings are suppressed on this table, with the reason.
+    allows: BTreeMap<&'static str, String>,
+}
+
+type RawRules = BTreeMap<toml::Spanned<String>, toml::Spanned<RawSetting>>;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -68,7 +87,32 @@ struct RawConfig {
     #[serde(default)]
     exclude: Vec<String>,
     #[serde(default)]
-    rules: BTreeMap<toml::Spanned<String>, toml::Spanned<RawSetting>>,
+    rules: RawRules,
+    #[serde(default)]
+    data: RawData,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawData {
+    #[serde(default)]
+    tables: BTreeMap<String, RawTable>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTable {
+    #[serde(default)]
+    rules: RawRules,
+    #[serde(default)]
+    allow: Vec<toml::Spanned<RawAllow>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAllow {
+    rule: String,
+    reason: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -76,6 +120,77 @@ struct RawConfig {
 enum RawSetting {
     Level(Level),
     Table(BTreeMap<String, toml::Value>),
+}
+
+/// Reads a `rules` table (levels and options by rule code or name) into `levels` and `options`.
+fn read_rules(
+    raw: RawRules,
+    error_at: &dyn Fn(usize, String) -> ConfigError,
+    levels: &mut BTreeMap<&'static str, Level>,
+    options: &mut BTreeMap<&'static str, RuleOptions>,
+) -> Result<(), ConfigError> {
+    for (key, setting) in raw {
+        let Some(rule) = rules::find(key.get_ref()) else {
+            return Err(error_at(
+                key.span().start,
+                format!(
+                    "unknown rule `{}`; `table-lint rules` lists them",
+                    key.get_ref()
+                ),
+            ));
+        };
+        let span = setting.span();
+        match setting.into_inner() {
+            RawSetting::Level(level) => {
+                levels.insert(rule.code, level);
+            }
+            RawSetting::Table(mut table) => {
+                if let Some(level) = table.remove("level") {
+                    let level = level
+                        .as_str()
+                        .and_then(|l| {
+                            [Level::Allow, Level::Note, Level::Warn, Level::Deny]
+                                .into_iter()
+                                .find(|x| x.as_str() == l)
+                        })
+                        .ok_or_else(|| {
+                            error_at(
+                                span.start,
+                                format!("`level` of {} must be \"allow\", \"note\", \"warn\" or \"deny\"", rule.code),
+                            )
+                        })?;
+                    levels.insert(rule.code, level);
+                }
+                for (name, value) in &table {
+                    let known = rule.options.iter().any(|o| o.name == name);
+                    if !known {
+                        let names: Vec<&str> = rule.options.iter().map(|o| o.name).collect();
+                        return Err(error_at(
+                            span.start,
+                            format!(
+                                "unknown option `{name}` for {} ({}); {}",
+                                rule.code,
+                                rule.name,
+                                if names.is_empty() {
+                                    "it has no options".to_owned()
+                                } else {
+                                    format!("its options are {}", names.join(", "))
+                                }
+                            ),
+                        ));
+                    }
+                    if value.as_integer().is_none_or(|i| i < 0) {
+                        return Err(error_at(
+                            span.start,
+                            format!("option `{name}` of {} must be a whole number", rule.code),
+                        ));
+                    }
+                }
+                options.insert(rule.code, RuleOptions(table));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn line_column(text: &str, offset: usize) -> (usize, usize) {
@@ -99,6 +214,31 @@ impl Config {
         self.options.get(rule.code).cloned().unwrap_or_default()
     }
 
+    fn table(&self, table: &str) -> Option<&TableSettings> {
+        self.tables.get(&table.to_lowercase())
+    }
+
+    /// The level of a rule on one table (`[data.tables.NAME]` over `[rules]`).
+    pub fn table_level(&self, rule: &Rule, table: &str) -> Level {
+        self.table(table)
+            .and_then(|t| t.levels.get(rule.code).copied())
+            .unwrap_or_else(|| self.level(rule))
+    }
+
+    /// The options of a rule on one table.
+    pub fn table_options(&self, rule: &Rule, table: &str) -> RuleOptions {
+        self.table(table)
+            .and_then(|t| t.options.get(rule.code).cloned())
+            .unwrap_or_else(|| self.options(rule))
+    }
+
+    /// The reason a rule's findings are suppressed on one table, if they are.
+    pub fn table_allow(&self, rule: &Rule, table: &str) -> Option<&str> {
+        self.table(table)
+            .and_then(|t| t.allows.get(rule.code))
+            .map(String::as_str)
+    }
+
     /// Reads a configuration from its text.
     pub fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
         let display = path.display().to_string();
@@ -120,66 +260,48 @@ impl Config {
             exclude: raw.exclude,
             ..Config::default()
         };
-        for (key, setting) in raw.rules {
-            let Some(rule) = rules::find(key.get_ref()) else {
-                return Err(error_at(
-                    key.span().start,
-                    format!(
-                        "unknown rule `{}`; `table-lint rules` lists them",
-                        key.get_ref()
-                    ),
-                ));
-            };
-            let span = setting.span();
-            match setting.into_inner() {
-                RawSetting::Level(level) => {
-                    config.levels.insert(rule.code, level);
-                }
-                RawSetting::Table(mut table) => {
-                    if let Some(level) = table.remove("level") {
-                        let level = level
-                            .as_str()
-                            .and_then(|l| {
-                                [Level::Allow, Level::Note, Level::Warn, Level::Deny]
-                                    .into_iter()
-                                    .find(|x| x.as_str() == l)
-                            })
-                            .ok_or_else(|| {
-                                error_at(
-                                    span.start,
-                                    format!("`level` of {} must be \"allow\", \"note\", \"warn\" or \"deny\"", rule.code),
-                                )
-                            })?;
-                        config.levels.insert(rule.code, level);
+        read_rules(
+            raw.rules,
+            &error_at,
+            &mut config.levels,
+            &mut config.options,
+        )?;
+        for (name, table) in raw.data.tables {
+            let mut settings = TableSettings::default();
+            read_rules(
+                table.rules,
+                &error_at,
+                &mut settings.levels,
+                &mut settings.options,
+            )?;
+            for allow in table.allow {
+                let span = allow.span();
+                let allow = allow.into_inner();
+                let Some(rule) = rules::find(&allow.rule) else {
+                    return Err(error_at(
+                        span.start,
+                        format!(
+                            "unknown rule `{}` in `allow` of table `{name}`; `table-lint rules` lists them",
+                            allow.rule
+                        ),
+                    ));
+                };
+                match allow.reason.filter(|r| !r.trim().is_empty()) {
+                    Some(reason) => {
+                        settings.allows.insert(rule.code, reason);
                     }
-                    for (name, value) in &table {
-                        let known = rule.options.iter().any(|o| o.name == name);
-                        if !known {
-                            let names: Vec<&str> = rule.options.iter().map(|o| o.name).collect();
-                            return Err(error_at(
-                                span.start,
-                                format!(
-                                    "unknown option `{name}` for {} ({}); {}",
-                                    rule.code,
-                                    rule.name,
-                                    if names.is_empty() {
-                                        "it has no options".to_owned()
-                                    } else {
-                                        format!("its options are {}", names.join(", "))
-                                    }
-                                ),
-                            ));
-                        }
-                        if value.as_integer().is_none_or(|i| i < 0) {
-                            return Err(error_at(
-                                span.start,
-                                format!("option `{name}` of {} must be a whole number", rule.code),
-                            ));
-                        }
+                    None => {
+                        return Err(error_at(
+                            span.start,
+                            format!(
+                                "the suppression of {} on table `{name}` needs a `reason`: say why the finding does not apply",
+                                rule.code
+                            ),
+                        ));
                     }
-                    config.options.insert(rule.code, RuleOptions(table));
                 }
             }
+            config.tables.insert(name.to_lowercase(), settings);
         }
         Ok(config)
     }

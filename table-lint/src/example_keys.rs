@@ -1,20 +1,60 @@
-//! Example keys for `table-lint keys`: each template written with sample values by the
-//! runtime's own encodings (the ones derived code calls), so what is stored is visible. The
-//! samples are those of the design text (`table_runtime::design::SampleValue`).
+//! Keys written the way derived code writes them, for the linter: each template's placeholders
+//! pushed through the runtime's own encodings and bound checks (the ones derived code calls).
+//!
+//! - `table-lint keys` shows example keys built from the samples of the design text
+//!   (`table_runtime::design::SampleValue`): [`example`].
+//! - `table-lint data --design` computes the keys of the index copies an entity should have
+//!   from the entity's properties: [`write_key`] with the values read from them.
 
 use table_derive_internals::Design;
 use table_derive_internals::ast::{Field, Key, TypeKind};
 use table_derive_internals::template::{Part, SegmentFormat};
+use table_runtime::ConversionError;
 use table_runtime::DateTime;
 use table_runtime::design::{SampleBounds, SampleValue};
-use table_runtime::key::encode::{self, KeyEncodingError};
-use table_runtime::key::segment::{Follows, TimeFormat, push_escaped_segment, push_verbatim};
+use table_runtime::key::encode::KeyEncodingError;
+use table_runtime::key::segment::{
+    Follows, KeySegment, PaddedInteger, TimeFormat, TimeSegment, check_max, push_escaped_segment,
+    push_verbatim,
+};
+use table_runtime::typed::support::{check_max_len, key_error};
 use table_runtime::uuid::Uuid;
 
-/// The key a template makes from the first samples of its fields; a placeholder whose type the
-/// linter can't sample (a type of your own) stays `{field}`. An error says why the sample
-/// values can't be written (the message a write would give).
-pub fn example(design: &Design, key: &Key) -> Result<String, String> {
+/// A field's value as a key placeholder takes it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum KeyValue {
+    /// A `String`.
+    Text(String),
+    /// An integer of any width and sign (the field's type decides the encoding).
+    Integer(i128),
+    /// A `Uuid`.
+    Guid(Uuid),
+    /// A time (`OffsetDateTime`, `DateTime`).
+    Time(DateTime),
+}
+
+/// Why a key could not be written: the placeholder's field and the error a write through
+/// the generated code gives.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KeyWriteError {
+    /// The field.
+    pub field: String,
+    /// The error.
+    pub error: ConversionError,
+}
+
+/// Writes the key `key` of `design` from field values, as the derive's generated code does:
+/// each field's declared bounds checked (`max_len`, `max`), then its value pushed through the
+/// runtime's segment encodings, with `label` (`PartitionKey`, `RowKey of index `by_email``)
+/// naming the key in errors. `value` gives each placeholder's value, or `None` for a field the
+/// linter holds no value of (a type of your own), which is written as its placeholder
+/// (`{code}`).
+pub fn write_key(
+    design: &Design,
+    key: &Key,
+    label: &str,
+    mut value: impl FnMut(&Field) -> Option<KeyValue>,
+) -> Result<String, KeyWriteError> {
     let parts = &key.template.parts;
     let mut out = String::new();
     for (i, part) in parts.iter().enumerate() {
@@ -25,9 +65,19 @@ pub fn example(design: &Design, key: &Key) -> Result<String, String> {
                     Some(Part::Literal(l)) => Follows::Separator(l),
                     _ => Follows::End,
                 };
-                match design.field(field) {
-                    Some(f) => push_sample(&mut out, f, *format, follows)
-                        .map_err(|e| format!("`{{{field}}}`: {e}"))?,
+                let Some(f) = design.field(field) else {
+                    out.push_str(&format!("{{{field}}}"));
+                    continue;
+                };
+                match value(f) {
+                    Some(v) => {
+                        push_value(&mut out, f, *format, follows, &v, label).map_err(|error| {
+                            KeyWriteError {
+                                field: field.clone(),
+                                error,
+                            }
+                        })?
+                    }
                     None => out.push_str(&format!("{{{field}}}")),
                 }
             }
@@ -36,6 +86,38 @@ pub fn example(design: &Design, key: &Key) -> Result<String, String> {
     Ok(out)
 }
 
+/// The key a template makes from the first samples of its fields; a placeholder whose type the
+/// linter can't sample (a type of your own) stays `{field}`. An error says why the sample
+/// values can't be written (the message a write would give).
+pub fn example(design: &Design, key: &Key) -> Result<String, String> {
+    write_key(design, key, "key", sample).map_err(|e| match e.error {
+        ConversionError::Key { source, .. } => format!("`{{{}}}`: {source}", e.field),
+        other => format!("`{{{}}}`: {other}", e.field),
+    })
+}
+
+/// The first sample of a field, as the design text takes it.
+fn sample(field: &Field) -> Option<KeyValue> {
+    let name = field.ident.to_string();
+    let bounds = SampleBounds {
+        max: field.max,
+        max_len: field.max_len,
+    };
+    Some(match &field.kind {
+        TypeKind::String => KeyValue::Text(String::sample_within(&name, 1, bounds)),
+        TypeKind::Integer { signed: true, .. } => {
+            KeyValue::Integer(i64::sample_within(&name, 1, bounds).into())
+        }
+        TypeKind::Integer { signed: false, .. } => {
+            KeyValue::Integer(u64::sample_within(&name, 1, bounds).into())
+        }
+        TypeKind::Uuid => KeyValue::Guid(Uuid::sample(&name, 1)),
+        TypeKind::Time => KeyValue::Time(DateTime::sample(&name, 1)),
+        _ => return None,
+    })
+}
+
+/// The runtime's time format for a template's format.
 fn time_format(format: SegmentFormat) -> TimeFormat {
     match format {
         SegmentFormat::Ticks => TimeFormat::Ticks,
@@ -46,54 +128,85 @@ fn time_format(format: SegmentFormat) -> TimeFormat {
     }
 }
 
-fn push_sample(
+/// Appends one placeholder's value: the bound checks, then the push, each as generated code
+/// calls them for a field of this type and format.
+fn push_value(
     out: &mut String,
     field: &Field,
     format: SegmentFormat,
     follows: Follows<'_>,
+    value: &KeyValue,
+    label: &str,
+) -> Result<(), ConversionError> {
+    let to_key_error = |e| key_error(label, e);
+    if let (Some(max), KeyValue::Text(text)) = (field.max_len, value) {
+        check_max_len(&field.property, text.as_str(), max)?;
+    }
+    if let (Some(max), KeyValue::Integer(n)) = (field.max, value) {
+        check_max(*n, max).map_err(to_key_error)?;
+    }
+    match (&field.kind, format, value) {
+        (TypeKind::String, SegmentFormat::Escaped, KeyValue::Text(text)) => {
+            push_escaped_segment(out, text, follows);
+            Ok(())
+        }
+        (TypeKind::String, _, KeyValue::Text(text)) => {
+            push_verbatim(out, text, follows).map_err(to_key_error)
+        }
+        (TypeKind::Integer { bits, signed }, format, KeyValue::Integer(n)) => {
+            push_integer(out, *bits, *signed, format, follows, *n).map_err(to_key_error)
+        }
+        (TypeKind::Uuid, _, KeyValue::Guid(id)) => id.push_key(out, follows).map_err(to_key_error),
+        (TypeKind::Time, format, KeyValue::Time(at)) => {
+            at.push_time(out, time_format(format)).map_err(to_key_error)
+        }
+        (kind, _, value) => Err(to_key_error(KeyEncodingError(format!(
+            "the linter can't write {value:?} as a `{kind:?}` segment"
+        )))),
+    }
+}
+
+/// Appends an integer through the runtime's impls for its exact type: `KeySegment` for the
+/// type's own width, `PaddedInteger` for `{x:0w}`.
+fn push_integer(
+    out: &mut String,
+    bits: u32,
+    signed: bool,
+    format: SegmentFormat,
+    follows: Follows<'_>,
+    value: i128,
 ) -> Result<(), KeyEncodingError> {
-    let name = field.ident.to_string();
-    let bounds = SampleBounds {
-        max: field.max,
-        max_len: field.max_len,
-    };
-    match (&field.kind, format) {
-        (TypeKind::String, SegmentFormat::Escaped) => {
-            push_escaped_segment(out, &String::sample_within(&name, 1, bounds), follows);
-            Ok(())
+    fn push<T>(
+        out: &mut String,
+        format: SegmentFormat,
+        follows: Follows<'_>,
+        value: i128,
+    ) -> Result<(), KeyEncodingError>
+    where
+        T: KeySegment + PaddedInteger + TryFrom<i128>,
+    {
+        let v = T::try_from(value).map_err(|_| {
+            KeyEncodingError(format!(
+                "{value} is out of range for {}",
+                std::any::type_name::<T>()
+            ))
+        })?;
+        match format {
+            SegmentFormat::Width(width) => v.push_padded(out, width),
+            _ => v.push_key(out, follows),
         }
-        (TypeKind::String, _) => {
-            push_verbatim(out, &String::sample_within(&name, 1, bounds), follows)
-        }
-        (TypeKind::Integer { .. }, SegmentFormat::Width(width)) => {
-            encode::push_unsigned(out, u64::sample_within(&name, 1, bounds), width)
-        }
-        (TypeKind::Integer { bits, signed: true }, _) => {
-            encode::push_signed(out, i64::sample_within(&name, 1, bounds), *bits);
-            Ok(())
-        }
-        (
-            TypeKind::Integer {
-                bits,
-                signed: false,
-            },
-            _,
-        ) => encode::push_unsigned(
-            out,
-            u64::sample_within(&name, 1, bounds),
-            encode::integer_width(*bits, false),
-        ),
-        (TypeKind::Uuid, _) => {
-            out.push_str(&Uuid::sample(&name, 1).hyphenated().to_string());
-            Ok(())
-        }
-        (TypeKind::Time, format) => {
-            time_format(format).push(out, DateTime::sample(&name, 1));
-            Ok(())
-        }
-        _ => {
-            out.push_str(&format!("{{{name}}}"));
-            Ok(())
-        }
+    }
+    match (bits, signed) {
+        (8, false) => push::<u8>(out, format, follows, value),
+        (16, false) => push::<u16>(out, format, follows, value),
+        (32, false) => push::<u32>(out, format, follows, value),
+        (64, false) => push::<u64>(out, format, follows, value),
+        (8, true) => push::<i8>(out, format, follows, value),
+        (16, true) => push::<i16>(out, format, follows, value),
+        (32, true) => push::<i32>(out, format, follows, value),
+        (64, true) => push::<i64>(out, format, follows, value),
+        _ => Err(KeyEncodingError(format!(
+            "keys hold integers up to 64 bits, not {bits}"
+        ))),
     }
 }

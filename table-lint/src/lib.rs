@@ -7,6 +7,7 @@
 
 pub mod cli;
 pub mod config;
+pub mod data;
 pub mod diagnostic;
 pub mod example_keys;
 pub mod lint;

@@ -11,6 +11,9 @@ use table_derive_internals::check::{Problem, problems};
 pub struct EntitySite {
     /// The struct's name.
     pub ident: syn::Ident,
+    /// The table the design is for, when its attributes could be read that far (also for a
+    /// design with errors).
+    pub table: Option<String>,
     /// The design, when its attributes could be read.
     pub design: Result<Design, darling::Error>,
     /// What the derive's checks found (they fail compilation too).
@@ -115,7 +118,12 @@ impl Visitor {
         let ident = input.ident.clone();
         // As much of the design as can be read; what could not be read is reported with the
         // derive's own messages, and the checks still run on the rest.
-        let design = match Design::read(&input) {
+        let read = Design::read(&input);
+        let table = match &read {
+            Ok((Some(design), _)) => Some(design.table.clone()),
+            _ => None,
+        };
+        let design = match read {
             Ok((Some(design), errors)) if errors.is_empty() => Ok(design),
             Ok((design, errors)) => {
                 let mut all = errors;
@@ -129,6 +137,7 @@ impl Visitor {
         let problems = design.as_ref().map(problems).unwrap_or_default();
         self.scan.entities.push(EntitySite {
             ident,
+            table,
             design,
             problems,
         });

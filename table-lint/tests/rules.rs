@@ -28,6 +28,11 @@ fn lint(path: &Path) -> table_lint::lint::Report {
 fn every_rule_fires_on_its_bad_fixture_and_not_on_its_clean_one() {
     let mut missing = Vec::new();
     for rule in rules::all() {
+        // The data rules judge tables, not sources: tests/data_lint.rs and data_drift.rs make a
+        // table for each.
+        if matches!(rule.check, rules::Check::Data(_)) {
+            continue;
+        }
         let bad = fixture(rule.code, "bad.rs");
         let clean = fixture(rule.code, "clean.rs");
         if !bad.exists() || !clean.exists() {

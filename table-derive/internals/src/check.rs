@@ -7,7 +7,7 @@ use crate::ast::{Design, Field, Key, TypeKind, field_span};
 use crate::template::{Part, SegmentFormat};
 
 /// Characters the service forbids in keys.
-fn is_forbidden_key_char(c: char) -> bool {
+pub(crate) fn is_forbidden_key_char(c: char) -> bool {
     matches!(c, '/' | '\\' | '#' | '?' | '\u{0}'..='\u{1F}' | '\u{7F}'..='\u{9F}')
 }
 

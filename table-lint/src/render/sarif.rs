@@ -9,7 +9,12 @@ use crate::rules;
 
 /// The report as a SARIF log with one run.
 pub fn render(report: &Report) -> String {
-    let rule_list = rules::all();
+    // The rules of sources: the data rules have their own report (`table-lint data`).
+    let rule_list: Vec<&rules::Rule> = rules::all()
+        .iter()
+        .copied()
+        .filter(|r| !matches!(r.check, rules::Check::Data(_)))
+        .collect();
     let rules_json: Vec<serde_json::Value> = rule_list
         .iter()
         .map(|r| {

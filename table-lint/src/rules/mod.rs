@@ -1,7 +1,8 @@
 //! The rules: one file each, with its code, name, default level, documentation and check.
 //!
 //! Codes are stable and never reused: `TK0xx` for designs, `TK1xx` for `$filter` strings,
-//! `TK9xx` for the linter's own findings about its input.
+//! `TK9xx` for the linter's own findings about its input, `TD0xx` for the data of live tables
+//! (`table-lint data`, in [`data`]).
 
 use proc_macro2::Span;
 use table_derive_internals::Design;
@@ -13,6 +14,7 @@ use crate::lint::{DesignSummary, FilterSummary};
 
 pub mod colliding_row_keys;
 pub mod constant_partition_key;
+pub mod data;
 pub mod entity_too_large;
 pub mod eq_null;
 pub mod forbidden_key_literal;
@@ -68,6 +70,9 @@ impl Level {
 /// A check over every design of the run; each finding names its design by index.
 pub type DesignsCheck = fn(&[DesignSummary], &RuleOptions, &mut Vec<(usize, Finding)>);
 
+/// A check over the statistics of a live table's data.
+pub type DataCheck = fn(&crate::data::DataContext<'_>, &mut Vec<crate::data::DataFinding>);
+
 /// What a rule looks at.
 pub enum Check {
     /// One entity design at a time.
@@ -77,6 +82,8 @@ pub enum Check {
     Designs(DesignsCheck),
     /// One parsed `$filter` at a time.
     Filter(fn(&FilterContext<'_>, &mut Vec<Finding>)),
+    /// The data of a live table (`table-lint data`).
+    Data(DataCheck),
     /// Reported by the linter itself while reading its input.
     Builtin,
 }
@@ -218,6 +225,17 @@ pub fn all() -> &'static [&'static Rule] {
         &eq_null::RULE,
         &unparsable_source::RULE,
         &unused_suppression::RULE,
+        &data::partition_skew::RULE,
+        &data::write_heat::RULE,
+        &data::newest_partition_takes_writes::RULE,
+        &data::unpadded_numbers::RULE,
+        &data::mixed_case_keys::RULE,
+        &data::guid_keys_ranged::RULE,
+        &data::awkward_key_characters::RULE,
+        &data::undiscriminated_types::RULE,
+        &data::keys_outside_design::RULE,
+        &data::property_drift::RULE,
+        &data::index_copy_drift::RULE,
     ];
     RULES
 }

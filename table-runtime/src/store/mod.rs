@@ -43,6 +43,43 @@ pub struct StoreOptions {
     pub forbid_partition_scans: bool,
     /// Make pages end early the way the service may, to test paging loops.
     pub paging: PagingQuirks,
+    /// Where Timestamps come from: the system clock unless a test sets one.
+    pub clock: StoreClock,
+}
+
+/// The clock a store stamps writes with. Timestamps stay strictly increasing whatever it says.
+#[derive(Clone, Default)]
+pub struct StoreClock(Option<Arc<dyn Fn() -> DateTime + Send + Sync>>);
+
+impl StoreClock {
+    /// The system clock.
+    pub fn system() -> StoreClock {
+        StoreClock(None)
+    }
+
+    /// A clock that reads `now`: for tests that need writes at chosen times (a burst in one
+    /// second, data from last year).
+    pub fn from_fn(now: impl Fn() -> DateTime + Send + Sync + 'static) -> StoreClock {
+        StoreClock(Some(Arc::new(now)))
+    }
+
+    /// What the clock says now.
+    pub fn now(&self) -> DateTime {
+        match &self.0 {
+            Some(now) => now(),
+            None => DateTime::now(),
+        }
+    }
+}
+
+impl std::fmt::Debug for StoreClock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "StoreClock(set)"
+        } else {
+            "StoreClock(system)"
+        })
+    }
 }
 
 /// Ways in which the service may end a page before it is full, which a correct paging loop must
@@ -242,7 +279,7 @@ impl Store {
 
     /// A new Timestamp, strictly later than every earlier one, so every write has its own ETag.
     fn next_timestamp(&self) -> DateTime {
-        let now = DateTime::now().ticks();
+        let now = self.options.clock.now().ticks();
         let previous = self
             .last_ticks
             .fetch_update(AtomicOrdering::SeqCst, AtomicOrdering::SeqCst, |last| {

@@ -1,0 +1,919 @@
+//! Key spaces: the keys a key template can write, modelled as a sequence of segments.
+//!
+//! A template such as `{customer}_{at:inverted_ticks}` writes every key as one piece of text
+//! per part: the customer as it is, the literal `_`, then 19 digits. Each [`Segment`] is the
+//! set of strings its part can produce (its [`Language`]) together with the rule that finds
+//! where the part ends in a stored key. The languages follow what `table-runtime` writes for
+//! each field type and format (its `key::segment` and `key::encode`, the functions derived code
+//! calls), and the splitting follows the parser the derive generates: left to right, a
+//! verbatim segment ending at the first occurrence of the separator after it, never
+//! backtracking. A key the derive's parser splits differently from the way it was written can't
+//! be written in the first place (the runtime refuses such values), so the two agree.
+//!
+//! [`KeySpace::matches`] answers whether a stored key could have been written by a template and,
+//! when it could, returns each placeholder's text.
+//!
+//! ```
+//! use table_derive_internals::keyspace::KeySpace;
+//! let source: syn::DeriveInput = syn::parse_quote! {
+//!     #[table(name = "Orders", partition_key = "{customer}", row_key = "order_{id:06}")]
+//!     struct Order { customer: String, id: u32 }
+//! };
+//! let design = table_derive_internals::design(&source).unwrap();
+//! let row_key = KeySpace::new(&design, &design.row_key.template).unwrap();
+//! let fields = row_key.matches("order_000042").unwrap();
+//! assert_eq!((fields[0].field, fields[0].text), ("id", "000042"));
+//! assert!(row_key.matches("order_42").is_err());
+//! assert!(row_key.matches("invoice_000042").is_err());
+//! ```
+
+use std::fmt;
+
+use crate::ast::{Design, Field, TypeKind};
+use crate::check::is_forbidden_key_char;
+use crate::template::{Part, SegmentFormat, Template};
+
+/// Digits of ascending and inverted ticks (the runtime's `encode::TICKS_WIDTH`).
+pub const TICKS_WIDTH: usize = 19;
+
+/// The ticks of the earliest instant the service stores, 1601-01-01T00:00:00Z (the runtime's
+/// `value::MIN_DATETIME_TICKS`).
+pub const MIN_TICKS: u128 = 504_911_232_000_000_000;
+
+/// The ticks of the latest instant, 9999-12-31T23:59:59.9999999Z, which .NET's inverted ticks
+/// count down from (the runtime's `value::MAX_DATETIME_TICKS`).
+pub const MAX_TICKS: u128 = 3_155_378_975_999_999_999;
+
+/// The character that ends an escaped segment when more of the key follows (the runtime's
+/// `encode::STRING_TERMINATOR`).
+pub const ESCAPED_TERMINATOR: char = ' ';
+
+/// Characters of the fixed-width ISO 8601 form, `2024-05-01T10:20:30.1234567Z`.
+const ISO_WIDTH: usize = 28;
+/// Characters of a date bucket, `2024-05-01`.
+const DATE_WIDTH: usize = 10;
+/// Characters of an hour bucket, `2024-05-01T10`.
+const HOUR_WIDTH: usize = 13;
+/// Characters of a hyphenated GUID.
+const GUID_WIDTH: usize = 36;
+
+/// What a template writes after a segment.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Follows {
+    /// Nothing: the segment ends the key.
+    End,
+    /// This literal text (two placeholders are never adjacent).
+    Separator(String),
+}
+
+/// The set of strings one segment can produce.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Language {
+    /// Exactly this text (a literal of the template).
+    Literal(String),
+    /// Exactly `width` decimal digits whose value is at most `max`: integers (unsigned as they
+    /// are, signed ones offset by 2^(bits-1)), padded to their type's width or to `{x:0w}`,
+    /// bounded by the type and the field's `max`.
+    Decimal {
+        /// The number of digits.
+        width: usize,
+        /// The largest value the digits may spell.
+        max: u128,
+    },
+    /// 19 digits: 100 ns ticks since 0001-01-01 of an instant the service stores.
+    Ticks,
+    /// 19 digits: [`MAX_TICKS`] minus the ticks of an instant the service stores.
+    InvertedTicks,
+    /// An instant in the fixed-width ISO 8601 form with seven fractional digits.
+    IsoInstant,
+    /// A UTC date, `2024-05-01`.
+    DateBucket,
+    /// A UTC date and hour, `2024-05-01T10`.
+    HourBucket,
+    /// A hyphenated lowercase GUID.
+    Guid,
+    /// A string as it is: no character the service forbids in keys, and never the separator
+    /// that follows it (nor a start of it that would make the separator occur early).
+    Verbatim {
+        /// The most UTF-16 code units the value holds, if the field declares `max_len`.
+        max_len: Option<usize>,
+    },
+    /// A string in the runtime's escaped form, ended by [`ESCAPED_TERMINATOR`] when more of
+    /// the key follows.
+    Escaped {
+        /// The most UTF-16 code units the unescaped value holds, if declared.
+        max_len: Option<usize>,
+    },
+    /// A type of the user's own (its `KeySegment` impl is unknown here): any text without a
+    /// forbidden character, ending at the first occurrence of the separator after it, as the
+    /// runtime's verbatim reader splits it.
+    Opaque,
+}
+
+impl Language {
+    /// The length in bytes of every string of the language, when it is fixed.
+    pub fn fixed_width(&self) -> Option<usize> {
+        match self {
+            Language::Literal(text) => Some(text.len()),
+            Language::Decimal { width, .. } => Some(*width),
+            Language::Ticks | Language::InvertedTicks => Some(TICKS_WIDTH),
+            Language::IsoInstant => Some(ISO_WIDTH),
+            Language::DateBucket => Some(DATE_WIDTH),
+            Language::HourBucket => Some(HOUR_WIDTH),
+            Language::Guid => Some(GUID_WIDTH),
+            Language::Verbatim { .. } | Language::Escaped { .. } | Language::Opaque => None,
+        }
+    }
+
+    /// The language of a field written with a format, as the runtime writes it; an error for
+    /// a field or format no key can hold (the derive's checks refuse those designs).
+    pub fn of_field(field: &Field, format: SegmentFormat) -> Result<Language, String> {
+        let refused = |why: &str| Err(format!("field `{}` {why}", field.ident));
+        if field.skip {
+            return refused("is `skip`ped, so no key holds it");
+        }
+        if field.json {
+            return refused("is stored as JSON text, so no key holds it");
+        }
+        let bound = field.max.map(u128::from);
+        Ok(match (&field.kind, format) {
+            (TypeKind::String, SegmentFormat::Default) => Language::Verbatim {
+                max_len: field.max_len,
+            },
+            (TypeKind::String, SegmentFormat::Escaped) => Language::Escaped {
+                max_len: field.max_len,
+            },
+            (TypeKind::Integer { bits, signed }, SegmentFormat::Default) if *bits <= 64 => {
+                let width = integer_width(*bits);
+                let all = (1u128 << bits) - 1;
+                // Signed values are written offset by 2^(bits-1); a bound moves with them.
+                let max = match (signed, bound) {
+                    (_, None) => all,
+                    (false, Some(b)) => b.min(all),
+                    (true, Some(b)) => (b + (1u128 << (bits - 1))).min(all),
+                };
+                Language::Decimal { width, max }
+            }
+            (TypeKind::Integer { bits, signed }, SegmentFormat::Width(width)) if *bits <= 64 => {
+                // A padded segment holds values from 0 (a negative one is refused).
+                let type_max = if *signed {
+                    (1u128 << (bits - 1)) - 1
+                } else {
+                    (1u128 << bits) - 1
+                };
+                let max = all_digits(width)
+                    .min(type_max)
+                    .min(bound.unwrap_or(u128::MAX));
+                Language::Decimal { width, max }
+            }
+            (TypeKind::Other, SegmentFormat::Width(width)) => Language::Decimal {
+                width,
+                max: all_digits(width),
+            },
+            (TypeKind::Uuid, SegmentFormat::Default) => Language::Guid,
+            (TypeKind::Time, SegmentFormat::Default)
+            | (TypeKind::Time | TypeKind::Other, SegmentFormat::Iso) => Language::IsoInstant,
+            (TypeKind::Time | TypeKind::Other, SegmentFormat::Ticks) => Language::Ticks,
+            (TypeKind::Time | TypeKind::Other, SegmentFormat::InvertedTicks) => {
+                Language::InvertedTicks
+            }
+            (TypeKind::Time | TypeKind::Other, SegmentFormat::Date) => Language::DateBucket,
+            (TypeKind::Time | TypeKind::Other, SegmentFormat::Hour) => Language::HourBucket,
+            (TypeKind::Other, SegmentFormat::Default) => Language::Opaque,
+            (kind, format) => {
+                return refused(&format!(
+                    "of kind {kind:?} can't be a key segment written as `{{{}{}}}`",
+                    field.ident,
+                    match format {
+                        SegmentFormat::Default => String::new(),
+                        f => format!(":{}", f.spec()),
+                    }
+                ));
+            }
+        })
+    }
+}
+
+/// The digits the runtime pads an integer of `bits` bits to (its `encode::integer_width`).
+fn integer_width(bits: u32) -> usize {
+    match bits {
+        8 => 3,
+        16 => 5,
+        32 => 10,
+        _ => 20,
+    }
+}
+
+/// The largest value `width` digits spell.
+fn all_digits(width: usize) -> u128 {
+    // Widths are 1 to 20 digits (the template parser refuses others); 10^39 overflows u128.
+    10u128.pow(width.min(38) as u32) - 1
+}
+
+/// One part of a template as a set of strings, and where it ends in a key.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Segment {
+    /// The field the segment writes, or `None` for a literal.
+    pub field: Option<String>,
+    /// The strings it can produce.
+    pub language: Language,
+    /// What the template writes after it.
+    pub follows: Follows,
+}
+
+impl Segment {
+    /// Splits the text this segment wrote off the front of `rest`, exactly where the derive's
+    /// parser splits it: fixed widths by length, a verbatim or opaque segment at the first
+    /// occurrence of its separator (or the end of the key), an escaped one just after its
+    /// terminator when more follows. The first part returned is the whole text the segment
+    /// wrote (an escaped segment's terminator included), the second what follows it. Whether
+    /// the text belongs to the language is [`Segment::check`]'s question.
+    pub fn split<'k>(&self, rest: &'k str) -> Result<(&'k str, &'k str), String> {
+        match (&self.language, &self.follows) {
+            (Language::Literal(text), _) => match rest.strip_prefix(text.as_str()) {
+                Some(after) => Ok((&rest[..text.len()], after)),
+                None => Err(format!("`{rest}` does not continue with `{text}`")),
+            },
+            (Language::Verbatim { .. } | Language::Opaque, Follows::Separator(separator)) => {
+                match rest.find(separator.as_str()) {
+                    Some(at) => Ok(rest.split_at(at)),
+                    None => Err(format!("`{rest}` has no `{separator}` after its text")),
+                }
+            }
+            (Language::Escaped { .. }, Follows::Separator(_)) => {
+                match rest.find(ESCAPED_TERMINATOR) {
+                    Some(at) => Ok(rest.split_at(at + ESCAPED_TERMINATOR.len_utf8())),
+                    None => Err(format!(
+                        "`{rest}` has no end-of-segment space after its escaped text"
+                    )),
+                }
+            }
+            (Language::Verbatim { .. } | Language::Opaque | Language::Escaped { .. }, _) => {
+                Ok((rest, ""))
+            }
+            (language, _) => {
+                let width = language.fixed_width().unwrap_or_default();
+                if rest.len() < width || !rest.is_char_boundary(width) {
+                    return Err(format!(
+                        "`{rest}` is shorter than the {width} characters expected"
+                    ));
+                }
+                Ok(rest.split_at(width))
+            }
+        }
+    }
+
+    /// Whether the segment can produce exactly `text` (for an escaped segment that more key
+    /// follows, its terminator included); the error says why not.
+    pub fn check(&self, text: &str) -> Result<(), String> {
+        match &self.language {
+            Language::Literal(literal) if text == literal => Ok(()),
+            Language::Literal(literal) => Err(format!("`{text}` is not `{literal}`")),
+            Language::Decimal { width, max } => {
+                let value = decimal(text, *width)?;
+                if value > *max {
+                    return Err(format!(
+                        "`{text}` is above {max:0width$}, the largest the segment writes"
+                    ));
+                }
+                Ok(())
+            }
+            Language::Ticks => {
+                let ticks = decimal(text, TICKS_WIDTH)?;
+                if !(MIN_TICKS..=MAX_TICKS).contains(&ticks) {
+                    return Err(format!("`{text}` is not the ticks of a storable instant"));
+                }
+                Ok(())
+            }
+            Language::InvertedTicks => {
+                let inverted = decimal(text, TICKS_WIDTH)?;
+                if inverted > MAX_TICKS - MIN_TICKS {
+                    return Err(format!(
+                        "`{text}` is not the inverted ticks of a storable instant"
+                    ));
+                }
+                Ok(())
+            }
+            Language::IsoInstant => iso_instant(text),
+            Language::DateBucket => date(text),
+            Language::HourBucket => hour(text),
+            Language::Guid => guid(text),
+            Language::Verbatim { max_len } => {
+                verbatim(text, &self.follows)?;
+                within(text, text.encode_utf16().count(), *max_len)
+            }
+            Language::Escaped { max_len } => {
+                let body = match self.follows {
+                    Follows::End => text,
+                    Follows::Separator(_) => {
+                        text.strip_suffix(ESCAPED_TERMINATOR).ok_or_else(|| {
+                            format!("`{text}` does not end with the end-of-segment space")
+                        })?
+                    }
+                };
+                let units = escaped_units(body)?;
+                within(text, units, *max_len)
+            }
+            Language::Opaque => match text.chars().find(|c| is_forbidden_key_char(*c)) {
+                Some(c) => Err(format!(
+                    "`{}` holds the forbidden {c:?}",
+                    text.escape_debug()
+                )),
+                None => Ok(()),
+            },
+        }
+    }
+
+    /// Whether the segment can produce exactly `text`.
+    pub fn produces(&self, text: &str) -> bool {
+        self.check(text).is_ok()
+    }
+}
+
+/// Reads exactly `width` ASCII digits.
+fn decimal(text: &str, width: usize) -> Result<u128, String> {
+    if text.len() != width || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("`{text}` is not {width} digits"));
+    }
+    text.parse()
+        .map_err(|_| format!("`{text}` is not {width} digits"))
+}
+
+/// The value of the ASCII digits `text[range]`, which the caller has checked are digits.
+fn number(text: &[u8], range: std::ops::Range<usize>) -> u32 {
+    text[range]
+        .iter()
+        .fold(0, |n, b| n * 10 + u32::from(b - b'0'))
+}
+
+/// Checks `text` against a pattern where `9` stands for a digit and any other byte for itself.
+fn shaped(text: &str, pattern: &str, what: &str) -> Result<(), String> {
+    let fits = text.len() == pattern.len()
+        && text.bytes().zip(pattern.bytes()).all(|(t, p)| match p {
+            b'9' => t.is_ascii_digit(),
+            p => t == p,
+        });
+    if fits {
+        Ok(())
+    } else {
+        Err(format!("`{text}` is not {what} ({pattern})"))
+    }
+}
+
+/// Checks the calendar date in the first ten bytes (already shaped `YYYY-MM-DD`), in the years
+/// the service stores.
+fn calendar_date(text: &str) -> Result<(), String> {
+    let b = text.as_bytes();
+    let (year, month, day) = (number(b, 0..4), number(b, 5..7), number(b, 8..10));
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => 0,
+    };
+    if !(1601..=9999).contains(&year) || day == 0 || day > days {
+        return Err(format!(
+            "`{text}` is not a date between 1601-01-01 and 9999-12-31"
+        ));
+    }
+    Ok(())
+}
+
+fn date(text: &str) -> Result<(), String> {
+    shaped(text, "9999-99-99", "a date")?;
+    calendar_date(text)
+}
+
+fn hour(text: &str) -> Result<(), String> {
+    shaped(text, "9999-99-99T99", "an hour")?;
+    calendar_date(text)?;
+    if number(text.as_bytes(), 11..13) > 23 {
+        return Err(format!("`{text}` has no such hour"));
+    }
+    Ok(())
+}
+
+fn iso_instant(text: &str) -> Result<(), String> {
+    shaped(text, "9999-99-99T99:99:99.9999999Z", "an ISO 8601 instant")?;
+    calendar_date(text)?;
+    let b = text.as_bytes();
+    if number(b, 11..13) > 23 || number(b, 14..16) > 59 || number(b, 17..19) > 59 {
+        return Err(format!("`{text}` has no such time of day"));
+    }
+    Ok(())
+}
+
+fn guid(text: &str) -> Result<(), String> {
+    let fits = text.len() == GUID_WIDTH
+        && text.bytes().enumerate().all(|(i, b)| match i {
+            8 | 13 | 18 | 23 => b == b'-',
+            _ => b.is_ascii_digit() || (b'a'..=b'f').contains(&b),
+        });
+    if fits {
+        Ok(())
+    } else {
+        Err(format!("`{text}` is not a hyphenated lowercase GUID"))
+    }
+}
+
+/// The verbatim rules of the runtime's `check_verbatim`.
+fn verbatim(text: &str, follows: &Follows) -> Result<(), String> {
+    if let Some(c) = text.chars().find(|c| is_forbidden_key_char(*c)) {
+        return Err(format!(
+            "`{}` holds {c:?}, which verbatim text never holds",
+            text.escape_debug()
+        ));
+    }
+    if let Follows::Separator(separator) = follows
+        && splits_early(text, separator)
+    {
+        return Err(format!(
+            "`{text}` holds `{separator}`, the separator that ends its segment"
+        ));
+    }
+    Ok(())
+}
+
+/// Whether the separator occurs in `value`, or starts in it and ends in the separator that
+/// follows it (`a_` before `__`): the runtime refuses such values, since the key would read
+/// back as other values.
+fn splits_early(value: &str, separator: &str) -> bool {
+    if separator.is_empty() {
+        return false;
+    }
+    if value.contains(separator) {
+        return true;
+    }
+    (1..separator.len()).any(|k| {
+        separator.is_char_boundary(k)
+            && value.ends_with(&separator[..k])
+            && separator[k..] == separator[..separator.len() - k]
+    })
+}
+
+/// Checks a length bound in UTF-16 code units.
+fn within(text: &str, units: usize, max_len: Option<usize>) -> Result<(), String> {
+    match max_len {
+        Some(max) if units > max => Err(format!(
+            "`{text}` holds {units} UTF-16 code units, more than the field's `max_len = {max}`"
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Whether the runtime's escaping leaves `c` as it is.
+fn kept_by_escaping(c: char) -> bool {
+    !matches!(
+        c,
+        '\u{0}'..='\u{20}' | '!' | '"' | '#' | '.' | '/' | '>' | '?' | '[' | '\\' | '\u{7E}'..='\u{9F}'
+    )
+}
+
+/// Checks that `text` is a string as the runtime escapes it, and returns the UTF-16 length of
+/// the value it stands for. The grammar is the image of the runtime's `encode::escape`:
+///
+/// - a character escaping keeps (not a control, space, `! " # . / > ? [ \` nor U+007E–U+009F);
+/// - `!_` (space), `!~` (`!`), `!` and two uppercase hex digits 00–1F (a control);
+/// - `""`, `"~` (`#`), `..`, `.~` (`/`), `>>`, `>~` (`?`), `[[`, `[~` (`\`);
+/// - `~` and two uppercase hex digits 00–21 (U+007E–U+009F).
+fn escaped_units(text: &str) -> Result<usize, String> {
+    let bad = |at: usize| {
+        Err(format!(
+            "`{}` is not escaped text: no escape reads `{}`",
+            text.escape_debug(),
+            text[at..]
+                .chars()
+                .take(3)
+                .collect::<String>()
+                .escape_debug()
+        ))
+    };
+    let hex = |b: Option<u8>| match b {
+        Some(d @ b'0'..=b'9') => Some(u32::from(d - b'0')),
+        Some(d @ b'A'..=b'F') => Some(u32::from(d - b'A') + 10),
+        _ => None,
+    };
+    let bytes = text.as_bytes();
+    let mut units = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let pair = |j: usize| {
+            hex(bytes.get(j).copied())
+                .zip(hex(bytes.get(j + 1).copied()))
+                .map(|(h, l)| h * 16 + l)
+        };
+        let step = match bytes[i] {
+            b'!' => match bytes.get(i + 1) {
+                Some(b'_' | b'~') => 2,
+                _ if pair(i + 1).is_some_and(|v| v <= 0x1F) => 3,
+                _ => return bad(i),
+            },
+            b'~' if pair(i + 1).is_some_and(|v| v <= 0x9F - 0x7E) => 3,
+            b'~' => return bad(i),
+            c @ (b'"' | b'.' | b'>' | b'[') => match bytes.get(i + 1) {
+                Some(&n) if n == c || n == b'~' => 2,
+                _ => return bad(i),
+            },
+            _ => {
+                let c = text[i..].chars().next().unwrap_or_default();
+                if !kept_by_escaping(c) {
+                    return bad(i);
+                }
+                units += c.len_utf16();
+                i += c.len_utf8();
+                continue;
+            }
+        };
+        // Every escape stands for one character of the Basic Multilingual Plane.
+        units += 1;
+        i += step;
+    }
+    Ok(units)
+}
+
+/// A placeholder's text in a key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FieldText<'s, 'k> {
+    /// The field's name as written in the struct.
+    pub field: &'s str,
+    /// The text the placeholder wrote (an escaped segment's terminator included).
+    pub text: &'k str,
+}
+
+/// Why a key is not one a template writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The byte offset in the key where the segment that failed starts.
+    pub offset: usize,
+    /// Which part of the template failed, and why.
+    pub reason: String,
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "at byte {}: {}", self.offset, self.reason)
+    }
+}
+
+/// The keys one template writes: its segments in order.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct KeySpace {
+    /// The template as written.
+    pub template: String,
+    /// Its segments, one per part.
+    pub segments: Vec<Segment>,
+}
+
+impl KeySpace {
+    /// The key space of one of `design`'s templates; an error when a placeholder names no
+    /// field, or a field no key can hold (what the derive's checks refuse).
+    pub fn new(design: &Design, template: &Template) -> Result<KeySpace, String> {
+        let parts = &template.parts;
+        if parts.is_empty() {
+            return Err(format!("the key template `{}` has no parts", template.text));
+        }
+        let segments = parts
+            .iter()
+            .enumerate()
+            .map(|(i, part)| {
+                let follows = match parts.get(i + 1) {
+                    Some(Part::Literal(text)) => Follows::Separator(text.clone()),
+                    _ => Follows::End,
+                };
+                let (field, language) = match part {
+                    Part::Literal(text) => (None, Language::Literal(text.clone())),
+                    Part::Placeholder { field, format } => {
+                        let f = design.field(field).ok_or_else(|| {
+                            format!("unknown field `{{{field}}}` in key `{}`", template.text)
+                        })?;
+                        (Some(field.clone()), Language::of_field(f, *format)?)
+                    }
+                };
+                Ok(Segment {
+                    field,
+                    language,
+                    follows,
+                })
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        Ok(KeySpace {
+            template: template.text.clone(),
+            segments,
+        })
+    }
+
+    /// Whether `key` could have been written by the template and, if so, each placeholder's
+    /// text in order; the key is read the way the derive's parser reads it.
+    pub fn matches<'s, 'k>(&'s self, key: &'k str) -> Result<Vec<FieldText<'s, 'k>>, Mismatch> {
+        let mut fields = Vec::new();
+        let mut rest = key;
+        for segment in &self.segments {
+            let offset = key.len() - rest.len();
+            let what = match &segment.field {
+                Some(f) => format!("`{{{f}}}` of `{}`", self.template),
+                None => format!("the literal of `{}`", self.template),
+            };
+            let fail = |reason: String| Mismatch {
+                offset,
+                reason: format!("{what}: {reason}"),
+            };
+            let (text, after) = segment.split(rest).map_err(fail)?;
+            segment.check(text).map_err(fail)?;
+            if let Some(field) = &segment.field {
+                fields.push(FieldText { field, text });
+            }
+            rest = after;
+        }
+        if !rest.is_empty() {
+            return Err(Mismatch {
+                offset: key.len() - rest.len(),
+                reason: format!("`{rest}` is left after the end of `{}`", self.template),
+            });
+        }
+        Ok(fields)
+    }
+
+    /// Whether `key` could have been written by the template.
+    pub fn contains(&self, key: &str) -> bool {
+        self.matches(key).is_ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn design(source: proc_macro2::TokenStream) -> Design {
+        crate::design(&syn::parse2(source).unwrap()).unwrap()
+    }
+
+    fn space(d: &Design, template: &str) -> KeySpace {
+        KeySpace::new(d, &crate::template::parse(template).unwrap()).unwrap()
+    }
+
+    /// A design with one field of every kind a key can hold.
+    fn every_kind() -> Design {
+        design(quote::quote! {
+            #[table(name = "Kinds", partition_key = "{name}", row_key = "{id}")]
+            struct Kinds {
+                name: String,
+                id: u32,
+                small: u8,
+                delta: i16,
+                big: i64,
+                #[table(max = 999)]
+                bounded: u32,
+                #[table(max = 5)]
+                signed_bounded: i8,
+                at: OffsetDateTime,
+                guid: Uuid,
+                #[table(max_len = 3)]
+                short: String,
+                code: CountryCode,
+                flag: bool,
+                ratio: f64,
+                maybe: Option<String>,
+            }
+        })
+    }
+
+    fn accepts(d: &Design, template: &str, key: &str) -> Vec<String> {
+        space(d, template)
+            .matches(key)
+            .unwrap_or_else(|e| panic!("`{template}` refuses {key:?}: {e}"))
+            .iter()
+            .map(|f| f.text.to_owned())
+            .collect()
+    }
+
+    fn refuses(d: &Design, template: &str, key: &str) {
+        assert!(
+            space(d, template).matches(key).is_err(),
+            "`{template}` accepts {key:?}"
+        );
+    }
+
+    #[test]
+    fn literals_match_exactly() {
+        let d = every_kind();
+        assert_eq!(accepts(&d, "all", "all"), Vec::<String>::new());
+        refuses(&d, "all", "al");
+        refuses(&d, "all", "all_");
+        refuses(&d, "all", "All");
+        assert_eq!(accepts(&d, "id_{id}_x", "id_0000000042_x"), ["0000000042"]);
+        refuses(&d, "id_{id}_x", "id_0000000042_y");
+    }
+
+    #[test]
+    fn unsigned_integers_are_padded_to_their_type() {
+        let d = every_kind();
+        assert_eq!(accepts(&d, "{id}", "4294967295"), ["4294967295"]);
+        refuses(&d, "{id}", "4294967296");
+        refuses(&d, "{id}", "42");
+        refuses(&d, "{id}", "00000000042");
+        refuses(&d, "{id}", "000000004x");
+        assert_eq!(accepts(&d, "{small}", "255"), ["255"]);
+        refuses(&d, "{small}", "256");
+        // `max` bounds what is written.
+        assert_eq!(accepts(&d, "{bounded}", "0000000999"), ["0000000999"]);
+        refuses(&d, "{bounded}", "0000001000");
+    }
+
+    #[test]
+    fn signed_integers_are_offset_then_padded() {
+        let d = every_kind();
+        // -32768 is written 00000, 0 is 32768, 32767 is 65535.
+        assert_eq!(accepts(&d, "{delta}", "00000"), ["00000"]);
+        assert_eq!(accepts(&d, "{delta}", "65535"), ["65535"]);
+        refuses(&d, "{delta}", "65536");
+        assert_eq!(
+            accepts(&d, "{big}", "18446744073709551615"),
+            ["18446744073709551615"]
+        );
+        refuses(&d, "{big}", "18446744073709551616");
+        // `max = 5` on an i8: offset 128 + 5 = 133 is the largest.
+        accepts(&d, "{signed_bounded}", "133");
+        refuses(&d, "{signed_bounded}", "134");
+    }
+
+    #[test]
+    fn widths_hold_values_from_zero() {
+        let d = every_kind();
+        assert_eq!(accepts(&d, "e_{id:06}", "e_000042"), ["000042"]);
+        refuses(&d, "e_{id:06}", "e_00042");
+        refuses(&d, "e_{id:06}", "e_0000042");
+        // A u8 padded to 6 digits still holds at most 255.
+        accepts(&d, "{small:06}", "000255");
+        refuses(&d, "{small:06}", "000256");
+        // A signed field padded holds 0 to its type's maximum.
+        accepts(&d, "{delta:06}", "032767");
+        refuses(&d, "{delta:06}", "032768");
+        refuses(&d, "{bounded:04}", "1000");
+    }
+
+    #[test]
+    fn ticks_and_inverted_ticks_are_19_digits_of_storable_instants() {
+        let d = every_kind();
+        accepts(&d, "{at:ticks}", "0638501556301234567");
+        accepts(&d, "{at:ticks}", "0504911232000000000");
+        refuses(&d, "{at:ticks}", "0504911231999999999");
+        refuses(&d, "{at:ticks}", "3155378976000000000");
+        refuses(&d, "{at:ticks}", "638501556301234567");
+        accepts(&d, "{at:inverted_ticks}", "2516877419698765432");
+        accepts(&d, "{at:inverted_ticks}", "0000000000000000000");
+        accepts(&d, "{at:inverted_ticks}", "2650467743999999999");
+        refuses(&d, "{at:inverted_ticks}", "2650467744000000000");
+        refuses(&d, "{at:inverted_ticks}", "251687741969876543x");
+    }
+
+    #[test]
+    fn iso_instants_and_buckets_are_canonical_utc() {
+        let d = every_kind();
+        accepts(&d, "{at}", "2024-05-01T10:20:30.1234567Z");
+        accepts(&d, "{at:iso}", "2024-02-29T23:59:59.9999999Z");
+        refuses(&d, "{at}", "2023-02-29T00:00:00.0000000Z");
+        refuses(&d, "{at}", "2024-05-01T24:00:00.0000000Z");
+        refuses(&d, "{at}", "2024-05-01T10:20:30.123456Z");
+        refuses(&d, "{at}", "2024-05-01t10:20:30.1234567Z");
+        refuses(&d, "{at}", "1600-12-31T23:59:59.9999999Z");
+        accepts(&d, "{at:date}", "2024-05-01");
+        refuses(&d, "{at:date}", "2024-13-01");
+        refuses(&d, "{at:date}", "2024-5-01");
+        accepts(&d, "{at:hour}_x", "2024-05-01T10_x");
+        refuses(&d, "{at:hour}_x", "2024-05-01T25_x");
+        refuses(&d, "{at:hour}_x", "2024-05-01_x");
+    }
+
+    #[test]
+    fn guids_are_hyphenated_and_lowercase() {
+        let d = every_kind();
+        let g = "67e55044-10b1-426f-9247-bb680e5fe0c8";
+        assert_eq!(accepts(&d, "{guid}", g), [g]);
+        refuses(&d, "{guid}", &g.to_uppercase());
+        refuses(&d, "{guid}", &g.replace('-', ""));
+        refuses(&d, "{guid}", "67e55044-10b1-426f-9247-bb680e5fe0cg");
+    }
+
+    #[test]
+    fn verbatim_text_ends_at_the_first_separator() {
+        let d = every_kind();
+        assert_eq!(
+            accepts(&d, "{name}_{id}", "Smith-Jones_0000000042"),
+            ["Smith-Jones", "0000000042"]
+        );
+        // The derive's parser splits at the first `_`: `a_b` is never written before `_`.
+        refuses(&d, "{name}_{id}", "a_b_0000000042");
+        // Last in the key, it takes the rest, separators and all.
+        assert_eq!(accepts(&d, "n_{name}", "n_a_b"), ["a_b"]);
+        // Empty text is text.
+        assert_eq!(
+            accepts(&d, "{name}_{id}", "_0000000042"),
+            ["", "0000000042"]
+        );
+        for bad in ["a/b", "a\\b", "a#b", "a?b", "a\tb", "a\u{85}b"] {
+            refuses(&d, "n_{name}", &format!("n_{bad}"));
+        }
+        // `max_len` counts UTF-16 code units.
+        accepts(&d, "{short}", "abc");
+        accepts(&d, "{short}", "é😀");
+        refuses(&d, "{short}", "abcd");
+        refuses(&d, "{short}", "ab😀");
+        // The separator's overlap: `a_` can't precede `__`.
+        let s = space(&d, "{name}__{id}");
+        assert!(!s.segments[0].produces("a_"));
+        assert!(s.segments[0].produces("a"));
+        assert_eq!(
+            accepts(&d, "{name}__{id}", "a__0000000042"),
+            ["a", "0000000042"]
+        );
+        refuses(&d, "{name}__{id}", "a___0000000042");
+    }
+
+    #[test]
+    fn escaped_text_is_the_runtimes_escaping() {
+        let d = every_kind();
+        // `a/b c` before more key: `a.~b!_c` and the terminating space.
+        assert_eq!(
+            accepts(&d, "{name:escaped}_{id}", "a.~b!_c _0000000042"),
+            ["a.~b!_c ", "0000000042"]
+        );
+        assert_eq!(
+            accepts(&d, "x_{name:escaped}", "x_ann@contoso..com"),
+            ["ann@contoso..com"]
+        );
+        accepts(&d, "x_{name:escaped}", "x_!1F~00~21\"\"\"~>>>~[[[~!~");
+        for bad in [
+            "a.b", "a b", "a!", "a!2", "a!20", "a!1f", "~22", "~7F", "a~", "a\u{7F}", "a#",
+        ] {
+            refuses(&d, "x_{name:escaped}", &format!("x_{bad}"));
+        }
+        // The terminator is required when more follows, and absent at the end.
+        refuses(&d, "{name:escaped}_{id}", "abc_0000000042");
+        refuses(&d, "x_{name:escaped}", "x_abc ");
+        // `max_len` bounds the unescaped value: `a..b` is `a.b`, three units.
+        accepts(&d, "x_{short:escaped}", "x_a..b");
+        refuses(&d, "x_{short:escaped}", "x_a..bc");
+    }
+
+    #[test]
+    fn types_of_your_own_take_any_key_text() {
+        let d = every_kind();
+        assert_eq!(
+            accepts(&d, "{code}_{id}", "NZ_0000000042"),
+            ["NZ", "0000000042"]
+        );
+        refuses(&d, "{code}_{id}", "N/Z_0000000042");
+        accepts(&d, "{code:04}", "0042");
+        refuses(&d, "{code:04}", "042");
+        accepts(&d, "{code:date}", "2024-05-01");
+    }
+
+    #[test]
+    fn fields_keys_cant_hold_are_refused() {
+        let d = every_kind();
+        for template in [
+            "{flag}",
+            "{ratio}",
+            "{maybe}",
+            "{name:06}",
+            "{at:06}",
+            "{id:ticks}",
+            "{guid:escaped}",
+            "{nope}",
+        ] {
+            assert!(
+                KeySpace::new(&d, &crate::template::parse(template).unwrap()).is_err(),
+                "{template}"
+            );
+        }
+    }
+
+    #[test]
+    fn placeholder_texts_put_back_together_give_the_key() {
+        let d = every_kind();
+        let s = space(&d, "p_{name}_{at:inverted_ticks}_{short:escaped}__{delta}");
+        let key = "p_Ann_2516877419698765432_a..b __32768";
+        let fields = s.matches(key).unwrap();
+        let literal = |i: usize| match &s.segments[i].language {
+            Language::Literal(l) => l.clone(),
+            _ => unreachable!(),
+        };
+        let rebuilt = format!(
+            "{}{}{}{}{}{}{}{}",
+            literal(0),
+            fields[0].text,
+            literal(2),
+            fields[1].text,
+            literal(4),
+            fields[2].text,
+            literal(6),
+            fields[3].text
+        );
+        assert_eq!(rebuilt, key);
+        let err = s.matches("p_Ann_x").unwrap_err();
+        assert!(err.reason.contains("{at}"), "{err}");
+        assert_eq!(err.offset, 6);
+    }
+}

@@ -1,0 +1,1134 @@
+//! Design drift (`table-lint data --design PATH...`): every entity of the table compared with
+//! the `#[derive(TableEntity)]` designs declared for it.
+//!
+//! - **Keys**: an entity belongs to the design whose PartitionKey and RowKey templates could
+//!   have written its keys (the derive's key spaces, [`table_derive_internals::keyspace`]) and,
+//!   for a design with an `entity_type`, whose `EntityType` it holds; an index copy (by its
+//!   markers) to the design with that index, whose index templates must fit its keys. An
+//!   entity no design can have written is *unparsable*.
+//! - **Properties**: an entity of a design must hold every property the design always writes
+//!   ([`Storage::required`]), each of the EDM type the design writes it as.
+//! - **Index copies**: the runtime's own verifier ([`IndexAudit`]) compares the copies each
+//!   entity should have with the copies stored. The copies an entity should have are computed
+//!   here without the generated code, from the entity's properties: read as the generated
+//!   `from_entity` reads them, their keys written by the runtime's encodings
+//!   ([`crate::example_keys::write_key`]), their properties put back as `to_entity` puts them,
+//!   and marked as the runtime's `copies_of` marks them.
+//!
+//! Known limits: a field of a type of the user's own (neither text, integer, GUID nor time)
+//! can't be read here, so an index whose keys hold one is not audited, and such a field in the
+//! primary keys leaves the check that the fields give the entity's own keys out. A field stored
+//! as `json` or `as_string` is copied as the text stored (the generated code writes what its
+//! type serializes back to, the same text for anything it wrote itself; integers and GUIDs
+//! stored `as_string` are normalized as their `Display` writes them).
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+use table_derive_internals::Design;
+use table_derive_internals::ast::{Field, Key, TypeKind};
+use table_derive_internals::edm::Storage;
+use table_derive_internals::keyspace::{KeySpace, Mismatch};
+use table_derive_internals::queries::specs_for;
+use table_derive_internals::template::{Part, SegmentFormat};
+use table_runtime::index::verify::{CopySource, Divergence, ExpectedCopy, IndexAudit};
+use table_runtime::index::{
+    INDEX_NAME_PROPERTY, INDEX_SOURCE_PARTITION_PROPERTY, INDEX_SOURCE_ROW_PROPERTY, Keys,
+    copy_marker,
+};
+use table_runtime::typed::support::{check_entity_type, check_max_len, check_max_value};
+use table_runtime::typed::{ENTITY_TYPE_PROPERTY, ENTITY_VERSION_PROPERTY};
+use table_runtime::uuid::Uuid;
+use table_runtime::{ConversionError, Entity, Value};
+
+use crate::example_keys::{KeyValue, write_key};
+use crate::scan;
+use crate::source;
+
+/// The most examples kept for each kind of drift.
+const MAX_EXAMPLES: usize = 5;
+
+/// One design, with the key spaces of its templates.
+struct DesignModel {
+    design: Design,
+    partition_key: KeySpace,
+    row_key: KeySpace,
+    indexes: Vec<IndexModel>,
+    /// Whether the linter can hold a value of every field of the primary keys, so it can
+    /// check that an entity's fields give its own keys.
+    keys_writable: bool,
+}
+
+/// One index of a design.
+struct IndexModel {
+    name: String,
+    partition_key: KeySpace,
+    row_key: KeySpace,
+    /// Whether the linter can write its keys (no field of a type of the user's own), so its
+    /// copies are compared with what the entities call for.
+    audited: bool,
+}
+
+impl DesignModel {
+    fn new(design: Design) -> Result<DesignModel, String> {
+        let name = design.ident.to_string();
+        let space = |key: &Key| {
+            KeySpace::new(&design, &key.template).map_err(|e| format!("design `{name}`: {e}"))
+        };
+        let partition_key = space(&design.partition_key)?;
+        let row_key = space(&design.row_key)?;
+        let mut indexes = Vec::new();
+        for index in &design.indexes {
+            let pk = index
+                .partition_key
+                .as_ref()
+                .unwrap_or(&design.partition_key);
+            indexes.push(IndexModel {
+                name: index.name.clone(),
+                partition_key: space(pk)?,
+                row_key: space(&index.row_key)?,
+                audited: writable(&design, &[pk, &index.row_key]),
+            });
+        }
+        let keys_writable = writable(&design, &[&design.partition_key, &design.row_key]);
+        Ok(DesignModel {
+            partition_key,
+            row_key,
+            indexes,
+            keys_writable,
+            design,
+        })
+    }
+
+    fn name(&self) -> String {
+        self.design.ident.to_string()
+    }
+
+    /// Whether the entity holds the design's `EntityType`, as the runtime's `is_own_entity`
+    /// checks it; `Ok` for a design without one. The error says what it holds instead.
+    fn entity_type_fits(&self, entity: &Entity) -> Result<(), String> {
+        let Some(t) = &self.design.entity_type else {
+            return Ok(());
+        };
+        match entity.get(ENTITY_TYPE_PROPERTY) {
+            Some(Value::String(s)) if *s == t.name => Ok(()),
+            Some(Value::String(s)) => Err(format!("its EntityType is `{s}`, not `{}`", t.name)),
+            Some(other) => Err(format!(
+                "its EntityType is an {}, not the text `{}`",
+                other.edm_type(),
+                t.name
+            )),
+            None => Err(format!("it has no EntityType (`{}` expected)", t.name)),
+        }
+    }
+
+    /// Whether the design's primary keys could have written the entity's keys (and its
+    /// `EntityType` is the design's); the error is a score of how far it got, and why not.
+    fn owns(&self, entity: &Entity) -> Result<(), (usize, String)> {
+        let pk = &entity.partition_key;
+        self.partition_key
+            .matches(pk)
+            .map_err(|m| (m.offset, describe("PartitionKey", &m)))?;
+        self.row_key
+            .matches(&entity.row_key)
+            .map_err(|m| (pk.len() + 1 + m.offset, describe("RowKey", &m)))?;
+        self.entity_type_fits(entity)
+            .map_err(|e| (pk.len() + entity.row_key.len() + 2, e))
+    }
+
+    /// The required properties the entity lacks, and those of another EDM type than the
+    /// design writes (as `Total is Edm.String, design Order wants Edm.Double`).
+    fn property_problems(&self, entity: &Entity) -> (Vec<String>, Vec<String>) {
+        let (mut missing, mut mistyped) = (Vec::new(), Vec::new());
+        for field in &self.design.fields {
+            let Storage::Property { edm, optional } = Storage::of(field) else {
+                continue;
+            };
+            match entity.get(&field.property) {
+                None if !optional => missing.push(field.property.clone()),
+                None => {}
+                Some(value) => {
+                    if let Some(edm) = edm
+                        && value.edm_type().wire_name() != edm.name()
+                    {
+                        mistyped.push(format!(
+                            "{} is {}, design {} wants {}",
+                            field.property,
+                            value.edm_type(),
+                            self.name(),
+                            edm
+                        ));
+                    }
+                }
+            }
+        }
+        (missing, mistyped)
+    }
+
+    /// The index named `name` whose copies are the design's.
+    fn index(&self, name: &str) -> Option<&IndexModel> {
+        self.indexes.iter().find(|i| i.name == name)
+    }
+}
+
+fn describe(column: &str, mismatch: &Mismatch) -> String {
+    format!("{column} {mismatch}")
+}
+
+/// Whether the linter can hold a value of every field these keys' placeholders name.
+fn writable(design: &Design, keys: &[&Key]) -> bool {
+    keys.iter()
+        .flat_map(|k| k.template.placeholders())
+        .all(|(name, _)| {
+            design.field(name).is_some_and(|f| {
+                matches!(
+                    f.kind,
+                    TypeKind::String | TypeKind::Integer { .. } | TypeKind::Uuid | TypeKind::Time
+                )
+            })
+        })
+}
+
+/// The designs whose table is the linted table.
+pub struct DesignSet {
+    models: Vec<DesignModel>,
+}
+
+impl DesignSet {
+    /// Reads the `#[derive(TableEntity)]` designs in these Rust files or folders and keeps
+    /// those whose table name equals `table` (case-insensitive, as the service compares names).
+    /// An error (a clear message, listing the tables the designs found are for) when none is
+    /// for this table, when a path can't be read, or when a design for this table is invalid.
+    pub fn load(paths: &[PathBuf], table: &str) -> Result<DesignSet, String> {
+        let mut files = Vec::new();
+        for path in source::discover(paths, &[])? {
+            let file = source::read(&path)?;
+            files.push((file.path, file.text));
+        }
+        if files.is_empty() {
+            return Err(format!(
+                "no Rust files in {}",
+                paths
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        DesignSet::from_sources(&files, table)
+    }
+
+    /// The same from source text (for tests): (path, text) pairs.
+    pub fn from_sources(files: &[(PathBuf, String)], table: &str) -> Result<DesignSet, String> {
+        let mut models = Vec::new();
+        let mut elsewhere: Vec<String> = Vec::new();
+        let mut problems: Vec<String> = Vec::new();
+        for (path, text) in files {
+            let found = scan::scan(text)
+                .map_err(|e| format!("{}: not Rust that can be read: {e}", path.display()))?;
+            for site in found.entities {
+                let name = site.ident.to_string();
+                let ours = site.table.as_deref().map(|t| t.eq_ignore_ascii_case(table));
+                let errors: Vec<String> = match &site.design {
+                    Err(e) => e
+                        .clone()
+                        .flatten()
+                        .into_iter()
+                        .map(|e| e.to_string())
+                        .collect(),
+                    Ok(_) => site.problems.iter().map(|p| p.error.to_string()).collect(),
+                };
+                match (ours, site.design) {
+                    (Some(false), _) => {
+                        elsewhere.push(format!("`{}` ({name})", site.table.unwrap_or_default()))
+                    }
+                    (Some(true), Ok(design)) if errors.is_empty() => {
+                        models.push(DesignModel::new(design)?)
+                    }
+                    (Some(true), _) => problems.push(format!(
+                        "{}: design `{name}` for table `{table}` is invalid: {}",
+                        path.display(),
+                        errors.join("; ")
+                    )),
+                    (None, _) => problems.push(format!(
+                        "{}: design `{name}` can't be read, so its table is unknown: {}",
+                        path.display(),
+                        errors.join("; ")
+                    )),
+                }
+            }
+        }
+        if !problems.is_empty() {
+            return Err(problems.join("\n"));
+        }
+        if models.is_empty() {
+            let shown = files
+                .iter()
+                .map(|(p, _)| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ");
+            return Err(if elsewhere.is_empty() {
+                format!("no `#[derive(TableEntity)]` design in {shown}")
+            } else {
+                format!(
+                    "no design in {shown} is for table `{table}`; the designs found are for {}",
+                    elsewhere.join(", ")
+                )
+            });
+        }
+        Ok(DesignSet { models })
+    }
+
+    /// The struct names, for the report.
+    pub fn names(&self) -> Vec<String> {
+        self.models.iter().map(DesignModel::name).collect()
+    }
+
+    /// For each key column, whether some design generates range queries over it whose
+    /// leading segment is a verbatim `String` field (so keys that are GUIDs there would make
+    /// those ranges meaningless): (partition_key, row_key). Read from the queries the derive
+    /// generates ([`specs_for`], for the primary keys and every index): a `range_by_{field}`
+    /// or `{field}_starting_with` whose filter bounds the column, where `{field}` is the
+    /// column's first placeholder (after a literal prefix at most) and a `String` written
+    /// verbatim.
+    pub fn ranged_string_columns(&self) -> (bool, bool) {
+        let mut ranged = (false, false);
+        for model in &self.models {
+            let design = &model.design;
+            let mut key_sets = vec![("".to_owned(), &design.partition_key, &design.row_key)];
+            for index in &design.indexes {
+                let pk = index
+                    .partition_key
+                    .as_ref()
+                    .unwrap_or(&design.partition_key);
+                key_sets.push((format!("{}_", index.name), pk, &index.row_key));
+            }
+            for (prefix, pk, rk) in key_sets {
+                for spec in specs_for(design, &prefix, pk, rk) {
+                    // The field a range method ranges over is in its name.
+                    let Some(method) = spec.method.strip_prefix(prefix.as_str()) else {
+                        continue;
+                    };
+                    let Some(field) = method
+                        .strip_prefix("range_by_")
+                        .or_else(|| method.strip_suffix("_starting_with"))
+                    else {
+                        continue;
+                    };
+                    if spec.class != "range query" {
+                        continue;
+                    }
+                    if ranges_leading_text(design, pk, field, &spec.filter, "PartitionKey") {
+                        ranged.0 = true;
+                    }
+                    if ranges_leading_text(design, rk, field, &spec.filter, "RowKey") {
+                        ranged.1 = true;
+                    }
+                }
+            }
+        }
+        ranged
+    }
+}
+
+/// Whether a range query's `filter` bounds `column`, and the `field` it ranges over is the
+/// column's first placeholder (after a literal prefix at most), a verbatim `String`.
+fn ranges_leading_text(
+    design: &Design,
+    key: &Key,
+    field: &str,
+    filter: &str,
+    column: &str,
+) -> bool {
+    let first = key.template.parts.iter().find_map(|p| match p {
+        Part::Placeholder { field, format } => Some((field, *format)),
+        Part::Literal(_) => None,
+    });
+    let Some((first, format)) = first else {
+        return false;
+    };
+    first == field
+        && format == SegmentFormat::Default
+        && design
+            .field(field)
+            .is_some_and(|f| f.kind == TypeKind::String)
+        && filter.contains(&format!("{column} ge '"))
+}
+
+/// A count, with a few examples.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Counted {
+    /// How many.
+    pub count: u64,
+    /// At most five examples, each the entity's keys and what is wrong
+    /// (`("pk", "rk"): Total is Edm.String, design Order wants Edm.Double`).
+    pub examples: Vec<String>,
+}
+
+impl Counted {
+    fn add(&mut self, example: impl FnOnce() -> String) {
+        self.count += 1;
+        if self.examples.len() < MAX_EXAMPLES {
+            self.examples.push(example());
+        }
+    }
+}
+
+/// What the drift check found.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct DriftSummary {
+    /// The designs compared with (struct names).
+    pub designs: Vec<String>,
+    /// Entities looked at.
+    pub checked: u64,
+    /// Entities matched by a design's primary keys, per design name.
+    pub matched: Vec<(String, u64)>,
+    /// Entities whose keys no design (primary keys, nor any index copy's keys for copies
+    /// marked as such) can have written.
+    pub unparsable: Counted,
+    /// Matched entities lacking a property their design requires (not Option, not skipped).
+    pub missing_properties: Counted,
+    /// Matched entities with a property of another EDM type than the design's field.
+    pub mistyped_properties: Counted,
+    /// Index copies read (entities with the runtime's copy markers).
+    pub copies: u64,
+    /// Copies an entity should have that are not stored (the runtime's verify).
+    pub missing_copies: Counted,
+    /// Copies stored with other properties than their entity gives now.
+    pub stale_copies: Counted,
+    /// Copies no current entity accounts for.
+    pub orphaned_copies: Counted,
+    /// Entities of a design with indexes that can't be read, so their copies are unknown.
+    pub unreadable: Counted,
+}
+
+/// Streaming drift check: entities are seen one at a time and not kept.
+///
+/// # Memory
+///
+/// Bounded by the designs and the index audits: the counts, at most five examples of each
+/// kind, and for each design with indexes one runtime [`IndexAudit`], which keeps a few keys
+/// per index copy (and a copy's properties only while the entity it belongs to has not been
+/// seen, or when it diverges; see its notes).
+pub struct DriftCheck<'a> {
+    designs: &'a DesignSet,
+    audits: Vec<Option<IndexAudit<DynamicCopies<'a>>>>,
+    matched: Vec<u64>,
+    summary: DriftSummary,
+}
+
+impl<'a> DriftCheck<'a> {
+    /// A check against `designs`, with nothing seen yet.
+    pub fn new(designs: &'a DesignSet) -> Self {
+        let audits = designs
+            .models
+            .iter()
+            .map(|model| {
+                model
+                    .indexes
+                    .iter()
+                    .any(|i| i.audited)
+                    .then(|| IndexAudit::new(DynamicCopies { model }))
+            })
+            .collect();
+        DriftCheck {
+            designs,
+            audits,
+            matched: vec![0; designs.models.len()],
+            summary: DriftSummary {
+                designs: designs.names(),
+                ..DriftSummary::default()
+            },
+        }
+    }
+
+    /// Compares one entity with the designs.
+    pub fn observe(&mut self, entity: &Entity) {
+        self.summary.checked += 1;
+        let keys = Keys::of(entity);
+        if let Some((index, source)) = copy_marker(entity) {
+            self.summary.copies += 1;
+            self.observe_copy(entity, &keys, index, &source);
+            return;
+        }
+        let models = &self.designs.models;
+        let mut owners = Vec::new();
+        let mut nearest: Option<(usize, String)> = None;
+        for (i, model) in models.iter().enumerate() {
+            match model.owns(entity) {
+                Ok(()) => owners.push(i),
+                Err((score, why)) => {
+                    if nearest.as_ref().is_none_or(|(s, _)| score > *s) {
+                        nearest = Some((score, format!("{}: {why}", model.name())));
+                    }
+                }
+            }
+        }
+        if owners.is_empty() {
+            let why = nearest.map(|(_, why)| why).unwrap_or_default();
+            self.summary.unparsable.add(|| format!("{keys}: {why}"));
+            return;
+        }
+        // Where several designs could have written the keys, the one the properties fit best.
+        let (owner, (missing, mistyped)) = owners
+            .into_iter()
+            .map(|i| (i, models[i].property_problems(entity)))
+            .min_by_key(|(i, (m, t))| (m.len() + t.len(), *i))
+            .expect("at least one owner");
+        self.matched[owner] += 1;
+        if !missing.is_empty() {
+            let name = models[owner].name();
+            self.summary
+                .missing_properties
+                .add(|| format!("{keys}: design {name} requires {}", missing.join(", ")));
+        }
+        if !mistyped.is_empty() {
+            self.summary
+                .mistyped_properties
+                .add(|| format!("{keys}: {}", mistyped.join("; ")));
+        }
+        if let Some(audit) = &mut self.audits[owner] {
+            audit.observe(entity);
+        }
+    }
+
+    fn observe_copy(&mut self, entity: &Entity, keys: &Keys, index: &str, source: &Keys) {
+        let models = &self.designs.models;
+        let fits = |m: &DesignModel| {
+            m.index(index).is_some_and(|i| {
+                i.partition_key.contains(&entity.partition_key)
+                    && i.row_key.contains(&entity.row_key)
+            })
+        };
+        // A design with this index whose templates fit the copy and its entity's keys, else
+        // one whose index templates fit, else the first with the index.
+        let owner = models
+            .iter()
+            .position(|m| {
+                fits(m)
+                    && m.partition_key.contains(&source.partition_key)
+                    && m.row_key.contains(&source.row_key)
+            })
+            .or_else(|| models.iter().position(fits))
+            .or_else(|| models.iter().position(|m| m.index(index).is_some()));
+        let Some(owner) = owner else {
+            self.summary
+                .unparsable
+                .add(|| format!("{keys}: a copy of index `{index}`, which no design declares"));
+            return;
+        };
+        if !fits(&models[owner]) {
+            let i = models[owner].index(index).expect("the owner has the index");
+            let why = match i.partition_key.matches(&entity.partition_key) {
+                Err(m) => describe("PartitionKey", &m),
+                Ok(_) => i
+                    .row_key
+                    .matches(&entity.row_key)
+                    .err()
+                    .map(|m| describe("RowKey", &m))
+                    .unwrap_or_default(),
+            };
+            let name = models[owner].name();
+            self.summary
+                .unparsable
+                .add(|| format!("{keys}: {name}'s index `{index}`: {why}"));
+        }
+        if let Some(audit) = &mut self.audits[owner] {
+            audit.observe(entity);
+        }
+    }
+
+    /// The summary, with the index audits' divergences counted by kind.
+    pub fn finish(self) -> DriftSummary {
+        let mut summary = self.summary;
+        summary.matched = self.designs.names().into_iter().zip(self.matched).collect();
+        for audit in self.audits.into_iter().flatten() {
+            for d in audit.finish().divergences {
+                let counted = match &d {
+                    Divergence::Missing { .. } => &mut summary.missing_copies,
+                    Divergence::Stale { .. } => &mut summary.stale_copies,
+                    Divergence::Orphaned { .. } => &mut summary.orphaned_copies,
+                    Divergence::Unreadable { .. } => &mut summary.unreadable,
+                };
+                counted.add(|| d.to_string());
+            }
+        }
+        summary
+    }
+}
+
+/// The copies of a design read from source, for the runtime's [`IndexAudit`]: computed from
+/// an entity's properties as the generated code computes them from the value it reads.
+struct DynamicCopies<'a> {
+    model: &'a DesignModel,
+}
+
+/// One field as the generated `from_entity` reads it.
+struct FieldRead {
+    /// The property `to_entity` would write back (`None`: none, as for `None` or `skip`).
+    stored: Option<Value>,
+    /// The value as a key takes it, for the fields the linter can hold.
+    key: Option<KeyValue>,
+}
+
+impl CopySource for DynamicCopies<'_> {
+    fn index_names(&self) -> Vec<&str> {
+        self.model
+            .indexes
+            .iter()
+            .filter(|i| i.audited)
+            .map(|i| i.name.as_str())
+            .collect()
+    }
+
+    fn is_own_entity(&self, entity: &Entity) -> bool {
+        match &self.model.design.entity_type {
+            Some(_) => self.model.entity_type_fits(entity).is_ok(),
+            None => entity
+                .row_key
+                .starts_with(self.model.design.row_key.template.literal_prefix()),
+        }
+    }
+
+    fn expected_copies(&self, entity: &Entity) -> Result<Vec<ExpectedCopy>, String> {
+        self.copies(entity)
+    }
+}
+
+impl DynamicCopies<'_> {
+    /// The copies the generated code would compute for the value read from `entity`, in the
+    /// order of the design's indexes; the error is the message the typed path gives.
+    fn copies(&self, entity: &Entity) -> Result<Vec<ExpectedCopy>, String> {
+        let design = &self.model.design;
+        let text = |e: ConversionError| e.to_string();
+        if let Some(t) = &design.entity_type {
+            check_entity_type(entity, &t.name, t.version).map_err(text)?;
+        }
+        let reads: Vec<FieldRead> = design
+            .fields
+            .iter()
+            .map(|f| read_field(f, entity))
+            .collect::<Result<_, _>>()
+            .map_err(text)?;
+        let value_of = |f: &Field| {
+            design
+                .fields
+                .iter()
+                .position(|g| g.ident == f.ident)
+                .and_then(|i| reads[i].key.clone())
+        };
+        let key = |key: &Key, label: &str| {
+            write_key(design, key, label, value_of).map_err(|e| e.error.to_string())
+        };
+        let own = Keys::of(entity);
+        if self.model.keys_writable {
+            let pk = key(&design.partition_key, "PartitionKey")?;
+            let rk = key(&design.row_key, "RowKey")?;
+            if pk != own.partition_key || rk != own.row_key {
+                return Err(format!(
+                    "its fields give the keys {}, not its own",
+                    Keys::new(pk, rk)
+                ));
+            }
+        }
+        let mut copies = Vec::new();
+        for (index, model) in design.indexes.iter().zip(&self.model.indexes) {
+            if !model.audited {
+                continue;
+            }
+            let pk_key = index
+                .partition_key
+                .as_ref()
+                .unwrap_or(&design.partition_key);
+            let pk = key(pk_key, &format!("PartitionKey of index `{}`", index.name))?;
+            let rk = key(&index.row_key, &format!("RowKey of index `{}`", index.name))?;
+            let mut copy = Entity::new(pk, rk);
+            for (field, read) in design.fields.iter().zip(&reads) {
+                let projected = index
+                    .project
+                    .as_ref()
+                    .is_none_or(|p| p.contains(&field.ident));
+                if field.skip || !projected {
+                    continue;
+                }
+                check_bounds(field, read).map_err(text)?;
+                if let Some(value) = &read.stored {
+                    copy.properties
+                        .insert(field.property.clone(), value.clone());
+                }
+            }
+            if let Some(t) = &design.entity_type {
+                copy.properties.insert(
+                    ENTITY_TYPE_PROPERTY.to_owned(),
+                    Value::String(t.name.clone()),
+                );
+                if let Some(v) = t.version {
+                    copy.properties
+                        .insert(ENTITY_VERSION_PROPERTY.to_owned(), Value::Int32(v));
+                }
+            }
+            // The markers, as the runtime's `copies_of` adds them.
+            copy.properties.insert(
+                INDEX_NAME_PROPERTY.to_owned(),
+                Value::String(index.name.clone()),
+            );
+            copy.properties.insert(
+                INDEX_SOURCE_PARTITION_PROPERTY.to_owned(),
+                Value::String(own.partition_key.clone()),
+            );
+            copy.properties.insert(
+                INDEX_SOURCE_ROW_PROPERTY.to_owned(),
+                Value::String(own.row_key.clone()),
+            );
+            copies.push(ExpectedCopy {
+                index: index.name.clone(),
+                entity: copy,
+            });
+        }
+        Ok(copies)
+    }
+}
+
+/// Checks the bounds `to_entity` and `index_entities` check before writing a field.
+fn check_bounds(field: &Field, read: &FieldRead) -> Result<(), ConversionError> {
+    if let (Some(max), Some(Value::String(text))) = (field.max_len, &read.stored)
+        && !field.json
+    {
+        check_max_len(&field.property, text.as_str(), max)?;
+    }
+    if let (Some(max), Some(KeyValue::Integer(n))) = (field.max, &read.key) {
+        check_max_value(&field.property, *n, max)?;
+    }
+    Ok(())
+}
+
+/// How the runtime describes a value it can't read (its `WrongType` errors).
+fn found(value: &Value) -> String {
+    match value {
+        Value::String(_) => "an Edm.String".into(),
+        other => format!("{} {other:?}", other.edm_type()),
+    }
+}
+
+fn wrong(property: &str, expected: &str, value: &Value) -> ConversionError {
+    ConversionError::WrongType {
+        property: property.to_owned(),
+        expected: expected.to_owned(),
+        found: found(value),
+    }
+}
+
+/// Reads a field as the generated `from_entity` does (`get`, `get_json`, `get_string`), and
+/// gives back the property `to_entity` would write from the value read.
+fn read_field(field: &Field, entity: &Entity) -> Result<FieldRead, ConversionError> {
+    let name = field.property.as_str();
+    let value = entity.get(name);
+    if field.skip {
+        return Ok(FieldRead {
+            stored: None,
+            key: None,
+        });
+    }
+    if field.json || field.as_string {
+        let text = match value {
+            Some(Value::String(s)) => s,
+            Some(other) => return Err(wrong(name, "an Edm.String", other)),
+            None => {
+                return Err(ConversionError::Missing {
+                    property: name.to_owned(),
+                });
+            }
+        };
+        if field.json {
+            serde_json::from_str::<serde_json::Value>(text).map_err(|e| ConversionError::Json {
+                property: name.to_owned(),
+                message: e.to_string(),
+            })?;
+            return Ok(FieldRead {
+                stored: Some(Value::String(text.clone())),
+                key: None,
+            });
+        }
+        return as_string(field, name, text);
+    }
+    let (stored, key) = read_kind(&field.kind, is_f32(field), name, value)?;
+    Ok(FieldRead { stored, key })
+}
+
+/// A field stored as its `Display` text: parsed as `FromStr` would for the types the linter
+/// knows, and written back as `Display` writes it.
+fn as_string(field: &Field, name: &str, text: &str) -> Result<FieldRead, ConversionError> {
+    let unparsable = |what: &str| ConversionError::WrongType {
+        property: name.to_owned(),
+        expected: format!("text that parses as {what}"),
+        found: format!("{text:?}"),
+    };
+    let (stored, key) = match &field.kind {
+        TypeKind::Integer { bits, signed } => {
+            let type_name = format!("{}{bits}", if *signed { 'i' } else { 'u' });
+            let n = parse_integer(text, *bits, *signed).ok_or_else(|| unparsable(&type_name))?;
+            (n.to_string(), Some(KeyValue::Integer(n)))
+        }
+        TypeKind::Uuid => {
+            let id =
+                Uuid::parse_str(text).map_err(|_| unparsable(std::any::type_name::<Uuid>()))?;
+            (id.hyphenated().to_string(), Some(KeyValue::Guid(id)))
+        }
+        TypeKind::String => (text.to_owned(), Some(KeyValue::Text(text.to_owned()))),
+        _ => (text.to_owned(), None),
+    };
+    Ok(FieldRead {
+        stored: Some(Value::String(stored)),
+        key,
+    })
+}
+
+/// An integer of `bits` bits as Rust's `FromStr` reads it (an optional `+`, or `-` for a
+/// signed type, then decimal digits), within the type's range.
+fn parse_integer(text: &str, bits: u32, signed: bool) -> Option<i128> {
+    let digits = text.strip_prefix('+').unwrap_or(text);
+    let negative = digits.starts_with('-');
+    if negative && !signed {
+        return None;
+    }
+    let unsigned = digits.strip_prefix('-').unwrap_or(digits);
+    if unsigned.is_empty()
+        || !unsigned.bytes().all(|b| b.is_ascii_digit())
+        || text.starts_with("+-")
+    {
+        return None;
+    }
+    let n: i128 = digits.parse().ok()?;
+    in_range(n, bits, signed).then_some(n)
+}
+
+/// What the runtime expects of an integer property, `an integer that fits i16`.
+fn fits(bits: u32, signed: bool) -> String {
+    format!(
+        "an integer that fits {}{bits}",
+        if signed { 'i' } else { 'u' }
+    )
+}
+
+/// Whether `n` fits an integer type of `bits` bits.
+fn in_range(n: i128, bits: u32, signed: bool) -> bool {
+    if bits > 64 {
+        return false;
+    }
+    if signed {
+        let half = 1i128 << (bits - 1);
+        (-half..half).contains(&n)
+    } else {
+        (0..(1i128 << bits)).contains(&n)
+    }
+}
+
+/// Whether the field's type is `f32` (which, unlike `f64`, does not read Int32 values).
+fn is_f32(field: &Field) -> bool {
+    fn last_is_f32(ty: &syn::Type) -> bool {
+        match ty {
+            syn::Type::Path(p) => p.path.segments.last().is_some_and(|s| {
+                s.ident == "f32"
+                    || (s.ident == "Option"
+                        && matches!(&s.arguments, syn::PathArguments::AngleBracketed(a)
+                            if a.args.iter().any(|arg| matches!(arg, syn::GenericArgument::Type(t) if last_is_f32(t)))))
+            }),
+            _ => false,
+        }
+    }
+    last_is_f32(&field.ty)
+}
+
+/// A value read as the runtime's `FromValue` impls read it for a field of this kind, and the
+/// property its `IntoValue` impls write back.
+fn read_kind(
+    kind: &TypeKind,
+    f32_field: bool,
+    name: &str,
+    value: Option<&Value>,
+) -> Result<(Option<Value>, Option<KeyValue>), ConversionError> {
+    if let TypeKind::Option(inner) = kind {
+        return match value {
+            None => Ok((None, None)),
+            Some(_) => read_kind(inner, f32_field, name, value),
+        };
+    }
+    if *kind == TypeKind::Other {
+        // A type of the user's own: its impls decide; the property is copied as it is.
+        return Ok((value.cloned(), None));
+    }
+    let Some(value) = value else {
+        return Err(ConversionError::Missing {
+            property: name.to_owned(),
+        });
+    };
+    Ok(match (kind, value) {
+        (TypeKind::String, Value::String(s)) => {
+            (Some(value.clone()), Some(KeyValue::Text(s.clone())))
+        }
+        (TypeKind::String, other) => return Err(wrong(name, "an Edm.String", other)),
+        (TypeKind::Integer { bits, signed }, Value::Int32(_) | Value::Int64(_)) => {
+            let n = match value {
+                Value::Int32(i) => i128::from(*i),
+                Value::Int64(i) => i128::from(*i),
+                _ => unreachable!("matched above"),
+            };
+            if !in_range(n, *bits, *signed) {
+                return Err(wrong(name, &fits(*bits, *signed), value));
+            }
+            let stored = match table_derive_internals::edm::EdmType::of_kind(kind) {
+                Some(table_derive_internals::edm::EdmType::Int32) => Value::Int32(n as i32),
+                Some(table_derive_internals::edm::EdmType::Int64) => Value::Int64(n as i64),
+                _ => value.clone(),
+            };
+            (Some(stored), Some(KeyValue::Integer(n)))
+        }
+        (TypeKind::Integer { bits, signed }, other) => {
+            return Err(wrong(name, &fits(*bits, *signed), other));
+        }
+        (TypeKind::Float, Value::Double(d)) if f32_field => {
+            if !(d.is_nan() || f64::from(*d as f32) == *d) {
+                return Err(wrong(name, "an Edm.Double that fits f32", value));
+            }
+            (Some(value.clone()), None)
+        }
+        (TypeKind::Float, Value::Double(_)) => (Some(value.clone()), None),
+        (TypeKind::Float, Value::Int32(i)) if !f32_field => {
+            (Some(Value::Double(f64::from(*i))), None)
+        }
+        (TypeKind::Float, other) => return Err(wrong(name, "an Edm.Double", other)),
+        (TypeKind::Bool, Value::Boolean(_)) | (TypeKind::Bytes, Value::Binary(_)) => {
+            (Some(value.clone()), None)
+        }
+        (TypeKind::Bool, other) => return Err(wrong(name, "an Edm.Boolean", other)),
+        (TypeKind::Bytes, other) => return Err(wrong(name, "an Edm.Binary", other)),
+        (TypeKind::Uuid, Value::Guid(g)) => (Some(value.clone()), Some(KeyValue::Guid(*g))),
+        (TypeKind::Uuid, other) => return Err(wrong(name, "an Edm.Guid", other)),
+        (TypeKind::Time, Value::DateTime(at)) => (Some(value.clone()), Some(KeyValue::Time(*at))),
+        (TypeKind::Time, other) => return Err(wrong(name, "an Edm.DateTime", other)),
+        (TypeKind::Option(_) | TypeKind::Other, _) => unreachable!("handled above"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use table_runtime::TableEntity;
+    use table_runtime::index::verify::TypedCopies;
+    use table_runtime::time::OffsetDateTime;
+    use table_runtime::time::macros::datetime;
+
+    fn set(source: &str, table: &str) -> Result<DesignSet, String> {
+        DesignSet::from_sources(&[(PathBuf::from("model.rs"), source.to_owned())], table)
+    }
+
+    const ORDERS: &str = r#"
+        #[derive(TableEntity)]
+        #[table(name = "Orders", partition_key = "{customer}", row_key = "order_{id:06}")]
+        struct Order { customer: String, id: u32, total: f64, note: Option<String> }
+
+        #[derive(TableEntity)]
+        #[table(name = "Customers", partition_key = "c", row_key = "{name}")]
+        struct Customer { name: String }
+    "#;
+
+    #[test]
+    fn designs_are_kept_for_their_table_only() {
+        let designs = set(ORDERS, "orders").unwrap();
+        assert_eq!(designs.names(), ["Order"]);
+        let err = set(ORDERS, "Invoices").err().unwrap();
+        assert!(err.contains("`Orders` (Order)"), "{err}");
+        assert!(err.contains("`Customers` (Customer)"), "{err}");
+    }
+
+    #[test]
+    fn ranges_over_leading_text_are_found() {
+        let designs = set(ORDERS, "Customers").unwrap();
+        // `range_by_name` ranges over the whole RowKey, text.
+        assert_eq!(designs.ranged_string_columns(), (false, true));
+        // `range_by_id` ranges over a padded integer after a literal.
+        assert_eq!(
+            set(ORDERS, "Orders").unwrap().ranged_string_columns(),
+            (false, false)
+        );
+        // A range over text that another field leads is a range within that field's value.
+        let second = r#"
+            #[derive(TableEntity)]
+            #[table(name = "Pairs", partition_key = "p", row_key = "{a:06}_{b}")]
+            struct Pair { a: u32, b: String }
+        "#;
+        assert_eq!(
+            set(second, "Pairs").unwrap().ranged_string_columns(),
+            (false, false)
+        );
+        let led = second.replace("{a:06}_{b}", "x_{b}_{a:06}");
+        assert_eq!(
+            set(&led, "Pairs").unwrap().ranged_string_columns(),
+            (false, true)
+        );
+    }
+
+    /// Declares the items and keeps their source text for the linter.
+    macro_rules! compiled_and_read {
+        ($src:ident; $($item:tt)*) => {
+            $($item)*
+            const $src: &str = stringify!($($item)*);
+        };
+    }
+
+    compiled_and_read! { SHOP;
+        #[derive(Debug, Clone, PartialEq, table_runtime::TableEntity)]
+        #[table(name = "Shop", partition_key = "{customer}", row_key = "order_{id:06}_{placed_at:inverted_ticks}")]
+        #[table(index(name = "by_day", partition_key = "day_{placed_at:date}", row_key = "{delta}_{ref_code:escaped}_{id:06}", project(total, customer), eventual))]
+        #[table(index(name = "by_token", row_key = "token_{token}"))]
+        struct Order {
+            customer: String,
+            id: u32,
+            placed_at: OffsetDateTime,
+            total: f64,
+            delta: i16,
+            ref_code: String,
+            token: table_runtime::uuid::Uuid,
+            note: Option<String>,
+            #[table(skip)]
+            cache: u8,
+        }
+
+        #[derive(Debug, Clone, PartialEq, table_runtime::TableEntity)]
+        #[table(name = "Shop", partition_key = "{customer}", row_key = "review_{at:ticks}_{stars:03}")]
+        #[table(entity_type = "Review", version = 2)]
+        #[table(index(name = "by_when", row_key = "when_{at:hour}_{author}_{score}"))]
+        #[table(index(name = "by_iso", partition_key = "iso_{at}", row_key = "{author}", eventual))]
+        struct Review {
+            customer: String,
+            at: OffsetDateTime,
+            #[table(max = 5)]
+            stars: u8,
+            #[table(max_len = 12)]
+            author: String,
+            score: i64,
+            body: String,
+            #[table(json)]
+            tags: Vec<String>,
+            #[table(as_string)]
+            big: u64,
+        }
+    }
+
+    fn order(i: u32) -> Order {
+        Order {
+            customer: ["Contoso Ltd.", "Zoë & Co", "a_b-c", ""][i as usize % 4].into(),
+            id: i * 1000 + 7,
+            placed_at: [
+                datetime!(2024-05-01 10:20:30.1234567 UTC),
+                datetime!(1601-01-01 00:00:00 UTC),
+                datetime!(9999-12-31 23:59:59.9999999 UTC),
+                datetime!(2026-02-28 23:00:00 UTC),
+            ][i as usize % 4],
+            total: [12.5, -0.0, 1e300, f64::from(i)][i as usize % 4],
+            delta: [-32768, -5, 0, 32767][i as usize % 4],
+            ref_code: ["A/B_c d#1", "plain", "~!.\"[>?", "ünï_cödé"][i as usize % 4].into(),
+            token: table_runtime::uuid::Uuid::from_u128(
+                0x67e5_5044_10b1_426f_9247_bb68_0e5f_e0c8 + u128::from(i),
+            ),
+            note: i.is_multiple_of(2).then(|| format!("note {i}")),
+            cache: 0,
+        }
+    }
+
+    fn review(i: u8) -> Review {
+        Review {
+            customer: "Contoso Ltd.".into(),
+            at: OffsetDateTime::UNIX_EPOCH + table_runtime::time::Duration::hours(i64::from(i) * 7),
+            stars: i % 6,
+            author: ["Ann Lee", "Bob-Ray", "Zoë", "x"][usize::from(i) % 4].into(),
+            score: [i64::MIN, -1, 0, i64::MAX][usize::from(i) % 4],
+            body: format!("review {i}"),
+            tags: vec![format!("t{i}"), "shared".into()],
+            big: u64::MAX - u64::from(i),
+        }
+    }
+
+    fn model<'d>(designs: &'d DesignSet, name: &str) -> DynamicCopies<'d> {
+        DynamicCopies {
+            model: designs.models.iter().find(|m| m.name() == name).unwrap(),
+        }
+    }
+
+    /// The copies the typed path expects for an entity (the runtime's `TypedCopies`, which
+    /// reads the value and calls `copies_of`) and those computed here from the design's source.
+    fn both<T: TableEntity>(dynamic: &DynamicCopies<'_>, entity: &Entity) {
+        let typed = TypedCopies::<T>::new().expected_copies(entity);
+        let ours = dynamic.expected_copies(entity);
+        assert_eq!(ours, typed, "for {entity:?}");
+    }
+
+    #[test]
+    fn the_copies_computed_from_source_are_the_derives() {
+        let designs = set(SHOP, "Shop").unwrap();
+        let (orders, reviews) = (model(&designs, "Order"), model(&designs, "Review"));
+        for i in 0..12 {
+            let o = order(i);
+            let entity = o.to_entity().unwrap();
+            assert!(!table_runtime::index::copies_of(&o).unwrap().is_empty());
+            both::<Order>(&orders, &entity);
+            let r = review(i as u8);
+            both::<Review>(&reviews, &r.to_entity().unwrap());
+        }
+    }
+
+    #[test]
+    fn values_the_derive_refuses_are_refused_alike() {
+        let designs = set(SHOP, "Shop").unwrap();
+        let reviews = model(&designs, "Review");
+        // An author holding the separator that ends its segment in `by_when`.
+        let bad = Review {
+            author: "Ann_Lee".into(),
+            ..review(1)
+        };
+        let entity = bad.to_entity().unwrap();
+        both::<Review>(&reviews, &entity);
+        assert!(reviews.expected_copies(&entity).is_err());
+        // Properties the typed read refuses, and keys the fields do not give.
+        let good = review(2).to_entity().unwrap();
+        let mut broken = Vec::new();
+        let mut e = good.clone();
+        e.properties.remove("body");
+        broken.push(e);
+        let mut e = good.clone();
+        e.properties
+            .insert("score".into(), Value::String("7".into()));
+        broken.push(e);
+        let mut e = good.clone();
+        e.properties.insert("stars".into(), Value::Int32(4));
+        broken.push(e);
+        let mut e = good.clone();
+        e.properties
+            .insert("author".into(), Value::String("far too long a name".into()));
+        broken.push(e);
+        let mut e = good.clone();
+        e.properties
+            .insert("tags".into(), Value::String("not json".into()));
+        broken.push(e);
+        let mut e = good.clone();
+        e.properties
+            .insert("big".into(), Value::String("-1".into()));
+        broken.push(e);
+        let mut e = good.clone();
+        e.properties
+            .insert(ENTITY_VERSION_PROPERTY.into(), Value::Int32(3));
+        broken.push(e);
+        for e in &broken {
+            both::<Review>(&reviews, e);
+            assert!(reviews.expected_copies(e).is_err(), "{e:?}");
+        }
+        // Int32 in an i64 field and in an f64 field read as the typed path reads them.
+        let orders = model(&designs, "Order");
+        let mut e = order(3).to_entity().unwrap();
+        e.properties.insert("total".into(), Value::Int32(3));
+        both::<Order>(&orders, &e);
+        let mut e = review(1).to_entity().unwrap();
+        e.properties.insert("score".into(), Value::Int32(-1));
+        both::<Review>(&reviews, &e);
+    }
+}

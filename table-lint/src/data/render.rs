@@ -1,0 +1,157 @@
+//! The report of `table-lint data` as people read it (in the static linter's style), as JSON
+//! and as SARIF.
+
+use annotate_snippets::{Group, Level as SnippetLevel, Renderer};
+use serde_json::json;
+
+use super::DataReport;
+use crate::diagnostic::Severity;
+use crate::render::Format;
+use crate::rules;
+
+/// Renders a report in a format (`github` is rendered as human text: there is no file to
+/// annotate).
+pub fn render(report: &DataReport, format: Format, color: bool) -> String {
+    match format {
+        Format::Human | Format::Github => human(report, color),
+        Format::Json => json(report),
+        Format::Sarif => sarif(report),
+    }
+}
+
+fn level_of(severity: Severity) -> SnippetLevel<'static> {
+    match severity {
+        Severity::Error => SnippetLevel::ERROR,
+        Severity::Warning => SnippetLevel::WARNING,
+        Severity::Note => SnippetLevel::NOTE,
+    }
+}
+
+/// Each finding with its code, the table, its evidence and a help line, then a summary.
+pub fn human(report: &DataReport, color: bool) -> String {
+    let renderer = if color {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    };
+    let mut out = String::new();
+    for f in &report.findings {
+        let title = format!("{} ({}; {})", f.message, f.name, f.pattern);
+        let mut elements: Vec<annotate_snippets::Element<'_>> = vec![
+            SnippetLevel::NOTE
+                .message(format!("in table `{}` ({})", report.table, report.scope))
+                .into(),
+        ];
+        for e in &f.evidence {
+            elements.push(SnippetLevel::NOTE.message(e.as_str()).into());
+        }
+        elements.push(SnippetLevel::HELP.message(f.help.as_str()).into());
+        let groups: [Group<'_>; 1] = [level_of(f.severity)
+            .primary_title(title)
+            .id(f.code)
+            .elements(elements)];
+        out.push_str(&renderer.render(&groups));
+        out.push_str("\n\n");
+    }
+    for (code, reason) in &report.suppressed {
+        out.push_str(&format!("suppressed {code}: {reason}\n"));
+    }
+    out.push_str(&summary(report));
+    out.push('\n');
+    out
+}
+
+/// `table-lint data: 1 error, 2 warnings, 0 notes in `Orders` (full table: 12000 entities in
+/// 40 partitions, 1.2 s)`.
+pub fn summary(report: &DataReport) -> String {
+    let count = |s: Severity| report.findings.iter().filter(|f| f.severity == s).count();
+    let plural = |n: usize, word: &str| {
+        if n == 1 {
+            format!("{n} {word}")
+        } else {
+            format!("{n} {word}s")
+        }
+    };
+    format!(
+        "table-lint data: {}, {}, {} in `{}` ({}: {} entities in {} partitions, {} pages, {:.1} s)",
+        plural(count(Severity::Error), "error"),
+        plural(count(Severity::Warning), "warning"),
+        plural(count(Severity::Note), "note"),
+        report.table,
+        report.scope,
+        report.read.entities,
+        report.partitions,
+        report.read.pages,
+        report.elapsed.as_secs_f64()
+    )
+}
+
+/// The report as one JSON object: the table, what was read, and the findings with their
+/// evidence.
+pub fn json(report: &DataReport) -> String {
+    serde_json::to_string_pretty(report).unwrap_or_default()
+}
+
+/// The report as a SARIF 2.1.0 log. A table is not a file: each result is located by a
+/// logical location, the table.
+pub fn sarif(report: &DataReport) -> String {
+    let data_rules: Vec<&rules::Rule> = super::data_rules().map(|(r, _)| r).collect();
+    let rules_json: Vec<serde_json::Value> = data_rules
+        .iter()
+        .map(|r| {
+            json!({
+                "id": r.code,
+                "name": r.name,
+                "shortDescription": { "text": r.summary },
+                "fullDescription": { "text": r.summary },
+                "help": { "text": r.docs, "markdown": r.docs },
+            })
+        })
+        .collect();
+    let results: Vec<serde_json::Value> = report
+        .findings
+        .iter()
+        .map(|f| {
+            let index = data_rules
+                .iter()
+                .position(|r| r.code == f.code)
+                .unwrap_or(0);
+            json!({
+                "ruleId": f.code,
+                "ruleIndex": index,
+                "level": match f.severity {
+                    Severity::Error => "error",
+                    Severity::Warning => "warning",
+                    Severity::Note => "note",
+                },
+                "message": { "text": format!("{} (help: {})", f.message, f.help) },
+                "locations": [{
+                    "logicalLocations": [{
+                        "name": report.table,
+                        "kind": "resource",
+                    }]
+                }],
+                "properties": {
+                    "pattern": f.pattern,
+                    "evidence": f.evidence,
+                    "facts": f.facts,
+                },
+            })
+        })
+        .collect();
+    let log = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {
+                "driver": {
+                    "name": "table-lint",
+                    "version": env!("CARGO_PKG_VERSION"),
+                    "rules": rules_json,
+                }
+            },
+            "results": results,
+        }]
+    });
+    serde_json::to_string_pretty(&log).unwrap_or_default()
+}
