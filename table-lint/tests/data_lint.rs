@@ -449,3 +449,32 @@ fn guids_where_the_design_ranges_text_are_found_with_the_design() {
     let plain = block(lint(&store, "Refs", ReadMode::Full, ""));
     assert!(!codes(&plain).contains(&"TD006"));
 }
+
+#[test]
+fn a_sample_of_a_million_entity_table_is_a_bounded_run() {
+    let store = Store::new();
+    block(async {
+        fresh(&store, "Million").await;
+        for p in 0..1000 {
+            for chunk in (0..1000).collect::<Vec<u32>>().chunks(100) {
+                let ops = chunk
+                    .iter()
+                    .map(|r| {
+                        table_runtime::BatchOperation::Insert(table_runtime::Entity::new(
+                            format!("dev-{p:05}"),
+                            format!("{r:08}"),
+                        ))
+                    })
+                    .collect();
+                table_runtime::Backend::execute_batch(&store, "Million", ops)
+                    .await
+                    .unwrap();
+            }
+        }
+    });
+    let report = block(lint(&store, "Million", ReadMode::Sample(5000), ""));
+    assert!(report.read.entities <= 5000, "{:?}", report.read);
+    assert!(report.read.entities >= 4000, "{:?}", report.read);
+    assert!(report.read.pages <= 600, "{:?}", report.read);
+    assert!(report.scope.starts_with("sample of"));
+}
