@@ -98,7 +98,8 @@ struct FileOutcome {
     filters: Vec<FilterSummary>,
 }
 
-fn severity(level: Level) -> Option<Severity> {
+/// How a rule's findings are reported at a level; `None` when they are not.
+pub(crate) fn severity(level: Level) -> Option<Severity> {
     match level {
         Level::Allow => None,
         Level::Note => Some(Severity::Note),

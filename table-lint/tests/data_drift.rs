@@ -17,13 +17,9 @@ use table_runtime::time::macros::datetime;
 use table_runtime::uuid::Uuid;
 use table_runtime::{Entity, IfMatch, Query, Store, Table, TableEntity, Value};
 
-/// Declares the items and keeps their source text for the linter.
-macro_rules! compiled_and_read {
-    ($src:ident; $($item:tt)*) => {
-        $($item)*
-        const $src: &str = stringify!($($item)*);
-    };
-}
+#[macro_use]
+#[path = "support/compiled_and_read.rs"]
+mod compiled_and_read;
 
 compiled_and_read! { SHOP;
     #[derive(Debug, Clone, PartialEq, TableEntity)]

@@ -267,13 +267,9 @@ fn bad_input_is_a_clear_error_never_a_hang() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("picture"));
 }
 
-/// Declares the items and keeps their source text for the linter.
-macro_rules! compiled_and_read {
-    ($src:ident; $($item:tt)*) => {
-        $($item)*
-        const $src: &str = stringify!($($item)*);
-    };
-}
+#[macro_use]
+#[path = "support/compiled_and_read.rs"]
+mod compiled_and_read;
 
 compiled_and_read! { STAFF;
     #[derive(Debug, Clone, PartialEq, table_runtime::TableEntity)]

@@ -6,13 +6,9 @@ use table_lint::example_keys::example;
 use table_runtime::TableEntity;
 use table_runtime::design::{SampleBounds, SampleValue};
 
-/// Declares the items and keeps their source text for the linter.
-macro_rules! compiled_and_read {
-    ($src:ident; $($item:tt)*) => {
-        $($item)*
-        const $src: &str = stringify!($($item)*);
-    };
-}
+#[macro_use]
+#[path = "support/compiled_and_read.rs"]
+mod compiled_and_read;
 
 compiled_and_read! { SOURCE;
     #[derive(Debug, Clone, PartialEq, TableEntity)]

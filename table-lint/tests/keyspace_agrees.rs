@@ -12,13 +12,9 @@ use table_runtime::time::OffsetDateTime;
 use table_runtime::uuid::Uuid;
 use table_runtime::{DateTime, EntityKey, TableEntity};
 
-/// Declares the items and keeps their source text for the linter.
-macro_rules! compiled_and_read {
-    ($src:ident; $($item:tt)*) => {
-        $($item)*
-        const $src: &str = stringify!($($item)*);
-    };
-}
+#[macro_use]
+#[path = "support/compiled_and_read.rs"]
+mod compiled_and_read;
 
 compiled_and_read! { SOURCE;
     #[derive(Debug, Clone, PartialEq, TableEntity)]

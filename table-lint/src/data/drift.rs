@@ -968,13 +968,11 @@ mod tests {
         );
     }
 
-    /// Declares the items and keeps their source text for the linter.
-    macro_rules! compiled_and_read {
-        ($src:ident; $($item:tt)*) => {
-            $($item)*
-            const $src: &str = stringify!($($item)*);
-        };
-    }
+    // The integration tests' macro, included as text.
+    include!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/support/compiled_and_read.rs"
+    ));
 
     compiled_and_read! { SHOP;
         #[derive(Debug, Clone, PartialEq, table_runtime::TableEntity)]

@@ -289,11 +289,7 @@ pub async fn lint_table<B: Backend>(
             }
             f.code = rule.code;
             f.name = rule.name;
-            f.severity = match level {
-                Level::Deny => Severity::Error,
-                Level::Warn => Severity::Warning,
-                _ => Severity::Note,
-            };
+            f.severity = crate::lint::severity(level).unwrap_or(Severity::Note);
             findings.push(f);
         }
     }

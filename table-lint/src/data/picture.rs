@@ -626,6 +626,16 @@ struct Frame {
 }
 
 impl Frame {
+    /// The frame with x and y swapped.
+    fn transposed(self) -> Frame {
+        Frame {
+            x: self.y,
+            y: self.x,
+            w: self.h,
+            h: self.w,
+        }
+    }
+
     fn pixels(&self) -> ((i32, i32), (i32, i32)) {
         let px = |v: f64| v.round() as i32;
         (
@@ -709,53 +719,41 @@ impl Row {
 
 /// Lays one row of `areas` along the shorter side of `free`, returning what is left of it.
 fn lay_row(areas: &[f64], free: Frame, frames: &mut Vec<Frame>) -> Frame {
-    let sum: f64 = areas.iter().sum();
     if free.w >= free.h {
-        // A column at the left, filled top to bottom.
-        let width = if free.h > 0.0 {
-            (sum / free.h).min(free.w)
-        } else {
-            0.0
-        };
-        let mut y = free.y;
-        for a in areas {
-            let h = if width > 0.0 { a / width } else { 0.0 };
-            frames.push(Frame {
-                x: free.x,
-                y,
-                w: width,
-                h,
-            });
-            y += h;
-        }
-        Frame {
-            x: free.x + width,
-            w: free.w - width,
-            ..free
-        }
+        return lay_column(areas, free, frames);
+    }
+    // A row at the top is a column at the left with the axes swapped.
+    let first = frames.len();
+    let left = lay_column(areas, free.transposed(), frames);
+    for f in &mut frames[first..] {
+        *f = f.transposed();
+    }
+    left.transposed()
+}
+
+/// Lays `areas` as a column at the left of `free`, filled top to bottom.
+fn lay_column(areas: &[f64], free: Frame, frames: &mut Vec<Frame>) -> Frame {
+    let sum: f64 = areas.iter().sum();
+    let width = if free.h > 0.0 {
+        (sum / free.h).min(free.w)
     } else {
-        // A row at the top, filled left to right.
-        let height = if free.w > 0.0 {
-            (sum / free.w).min(free.h)
-        } else {
-            0.0
-        };
-        let mut x = free.x;
-        for a in areas {
-            let w = if height > 0.0 { a / height } else { 0.0 };
-            frames.push(Frame {
-                x,
-                y: free.y,
-                w,
-                h: height,
-            });
-            x += w;
-        }
-        Frame {
-            y: free.y + height,
-            h: free.h - height,
-            ..free
-        }
+        0.0
+    };
+    let mut y = free.y;
+    for a in areas {
+        let h = if width > 0.0 { a / width } else { 0.0 };
+        frames.push(Frame {
+            x: free.x,
+            y,
+            w: width,
+            h,
+        });
+        y += h;
+    }
+    Frame {
+        x: free.x + width,
+        w: free.w - width,
+        ..free
     }
 }
 

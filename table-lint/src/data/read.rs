@@ -91,14 +91,15 @@ async fn read_range<B: Backend>(
     let mut continuation: Option<Continuation> = None;
     let mut last = None;
     let mut total = 0usize;
+    let mut query = Query {
+        filter: range,
+        select: select.map(|s| s.iter().map(|p| (*p).to_owned()).collect()),
+        ..Query::default()
+    };
     loop {
         let left = limit - total;
-        let query = Query {
-            filter: range.clone(),
-            select: select.map(|s| s.iter().map(|p| (*p).to_owned()).collect()),
-            top: (left < 1000).then_some(left),
-            continuation: continuation.take(),
-        };
+        query.top = (left < 1000).then_some(left);
+        query.continuation = continuation.take();
         let page = backend.query_page(table, &query).await?;
         cost.pages += 1;
         for e in page.entities.iter().take(left) {

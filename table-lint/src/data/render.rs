@@ -5,7 +5,6 @@ use annotate_snippets::{Group, Level as SnippetLevel, Renderer};
 use serde_json::json;
 
 use super::DataReport;
-use crate::diagnostic::Severity;
 use crate::render::Format;
 use crate::rules;
 
@@ -16,14 +15,6 @@ pub fn render(report: &DataReport, format: Format, color: bool) -> String {
         Format::Human | Format::Github => human(report, color),
         Format::Json => json(report),
         Format::Sarif => sarif(report),
-    }
-}
-
-fn level_of(severity: Severity) -> SnippetLevel<'static> {
-    match severity {
-        Severity::Error => SnippetLevel::ERROR,
-        Severity::Warning => SnippetLevel::WARNING,
-        Severity::Note => SnippetLevel::NOTE,
     }
 }
 
@@ -46,7 +37,7 @@ pub fn human(report: &DataReport, color: bool) -> String {
             elements.push(SnippetLevel::NOTE.message(e.as_str()).into());
         }
         elements.push(SnippetLevel::HELP.message(f.help.as_str()).into());
-        let groups: [Group<'_>; 1] = [level_of(f.severity)
+        let groups: [Group<'_>; 1] = [crate::render::human::snippet_level(f.severity)
             .primary_title(title)
             .id(f.code)
             .elements(elements)];
@@ -64,19 +55,9 @@ pub fn human(report: &DataReport, color: bool) -> String {
 /// `table-lint data: 1 error, 2 warnings, 0 notes in `Orders` (full table: 12000 entities in
 /// 40 partitions, 1.2 s)`.
 pub fn summary(report: &DataReport) -> String {
-    let count = |s: Severity| report.findings.iter().filter(|f| f.severity == s).count();
-    let plural = |n: usize, word: &str| {
-        if n == 1 {
-            format!("{n} {word}")
-        } else {
-            format!("{n} {word}s")
-        }
-    };
     format!(
-        "table-lint data: {}, {}, {} in `{}` ({}: {} entities in {} partitions, {} pages, {:.1} s)",
-        plural(count(Severity::Error), "error"),
-        plural(count(Severity::Warning), "warning"),
-        plural(count(Severity::Note), "note"),
+        "table-lint data: {} in `{}` ({}: {} entities in {} partitions, {} pages, {:.1} s)",
+        crate::render::human::counts(report.findings.iter().map(|f| f.severity)),
         report.table,
         report.scope,
         report.read.entities,
@@ -98,15 +79,7 @@ pub fn sarif(report: &DataReport) -> String {
     let data_rules: Vec<&rules::Rule> = super::data_rules().map(|(r, _)| r).collect();
     let rules_json: Vec<serde_json::Value> = data_rules
         .iter()
-        .map(|r| {
-            json!({
-                "id": r.code,
-                "name": r.name,
-                "shortDescription": { "text": r.summary },
-                "fullDescription": { "text": r.summary },
-                "help": { "text": r.docs, "markdown": r.docs },
-            })
-        })
+        .map(|r| crate::render::sarif::rule(r))
         .collect();
     let results: Vec<serde_json::Value> = report
         .findings
@@ -119,11 +92,7 @@ pub fn sarif(report: &DataReport) -> String {
             json!({
                 "ruleId": f.code,
                 "ruleIndex": index,
-                "level": match f.severity {
-                    Severity::Error => "error",
-                    Severity::Warning => "warning",
-                    Severity::Note => "note",
-                },
+                "level": f.severity.as_str(),
                 "message": { "text": format!("{} (help: {})", f.message, f.help) },
                 "locations": [{
                     "logicalLocations": [{
@@ -139,19 +108,5 @@ pub fn sarif(report: &DataReport) -> String {
             })
         })
         .collect();
-    let log = json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {
-                "driver": {
-                    "name": "table-lint",
-                    "version": env!("CARGO_PKG_VERSION"),
-                    "rules": rules_json,
-                }
-            },
-            "results": results,
-        }]
-    });
-    serde_json::to_string_pretty(&log).unwrap_or_default()
+    crate::render::sarif::log(rules_json, results)
 }

@@ -15,11 +15,7 @@ pub fn render(report: &Report, color: bool) -> String {
     };
     let mut out = String::new();
     for d in &report.diagnostics {
-        let level = match d.severity {
-            Severity::Error => Level::ERROR,
-            Severity::Warning => Level::WARNING,
-            Severity::Note => Level::NOTE,
-        };
+        let level = snippet_level(d.severity);
         let path = d.file.display().to_string();
         let title = format!("{} ({})", d.message, d.name);
         let title = level.primary_title(title).id(d.code);
@@ -62,25 +58,41 @@ pub fn render(report: &Report, color: bool) -> String {
 
 /// `table-lint: 3 errors, 1 warning in 12 files`.
 pub fn summary(report: &Report) -> String {
-    let count = |s: Severity| {
-        report
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == s)
-            .count()
-    };
-    let plural = |n: usize, word: &str| {
-        if n == 1 {
-            format!("{n} {word}")
-        } else {
-            format!("{n} {word}s")
-        }
-    };
     format!(
-        "table-lint: {}, {}, {} in {}",
-        plural(count(Severity::Error), "error"),
-        plural(count(Severity::Warning), "warning"),
-        plural(count(Severity::Note), "note"),
+        "table-lint: {} in {}",
+        counts(report.diagnostics.iter().map(|d| d.severity)),
         plural(report.files, "file"),
     )
+}
+
+/// The annotate-snippets level a finding is shown at.
+pub fn snippet_level(severity: Severity) -> Level<'static> {
+    match severity {
+        Severity::Error => Level::ERROR,
+        Severity::Warning => Level::WARNING,
+        Severity::Note => Level::NOTE,
+    }
+}
+
+/// `3 errors, 1 warning, 0 notes`: the findings counted by severity, for summaries.
+pub fn counts(severities: impl Iterator<Item = Severity>) -> String {
+    let mut n = [0usize; 3];
+    for s in severities {
+        n[s as usize] += 1;
+    }
+    format!(
+        "{}, {}, {}",
+        plural(n[Severity::Error as usize], "error"),
+        plural(n[Severity::Warning as usize], "warning"),
+        plural(n[Severity::Note as usize], "note"),
+    )
+}
+
+/// `1 file`, `2 files`.
+pub fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
 }

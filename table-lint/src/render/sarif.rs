@@ -3,7 +3,6 @@
 
 use serde_json::json;
 
-use crate::diagnostic::Severity;
 use crate::lint::Report;
 use crate::rules;
 
@@ -15,19 +14,7 @@ pub fn render(report: &Report) -> String {
         .copied()
         .filter(|r| !matches!(r.check, rules::Check::Data(_)))
         .collect();
-    let rules_json: Vec<serde_json::Value> = rule_list
-        .iter()
-        .map(|r| {
-            json!({
-                "id": r.code,
-                "name": r.name,
-                "shortDescription": { "text": r.summary },
-                "fullDescription": { "text": r.summary },
-                "help": { "text": r.docs, "markdown": r.docs },
-                "defaultConfiguration": { "level": sarif_level_of(r.default_level) },
-            })
-        })
-        .collect();
+    let rules_json: Vec<serde_json::Value> = rule_list.iter().map(|r| rule(r)).collect();
     let results: Vec<serde_json::Value> = report
         .diagnostics
         .iter()
@@ -40,11 +27,8 @@ pub fn render(report: &Report) -> String {
             json!({
                 "ruleId": d.code,
                 "ruleIndex": index,
-                "level": match d.severity {
-                    Severity::Error => "error",
-                    Severity::Warning => "warning",
-                    Severity::Note => "note",
-                },
+                // SARIF's levels are the severities' own words.
+                "level": d.severity.as_str(),
                 "message": { "text": text },
                 "locations": [{
                     "physicalLocation": {
@@ -60,6 +44,23 @@ pub fn render(report: &Report) -> String {
             })
         })
         .collect();
+    log(rules_json, results)
+}
+
+/// A rule as SARIF describes it (a `reportingDescriptor`), with its documentation as help.
+pub fn rule(r: &rules::Rule) -> serde_json::Value {
+    json!({
+        "id": r.code,
+        "name": r.name,
+        "shortDescription": { "text": r.summary },
+        "fullDescription": { "text": r.summary },
+        "help": { "text": r.docs, "markdown": r.docs },
+        "defaultConfiguration": { "level": sarif_level_of(r.default_level) },
+    })
+}
+
+/// A SARIF 2.1.0 log of one run of table-lint with these rules and results.
+pub fn log(rules: Vec<serde_json::Value>, results: Vec<serde_json::Value>) -> String {
     let log = json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -68,7 +69,7 @@ pub fn render(report: &Report) -> String {
                 "driver": {
                     "name": "table-lint",
                     "version": env!("CARGO_PKG_VERSION"),
-                    "rules": rules_json,
+                    "rules": rules,
                 }
             },
             "results": results,
