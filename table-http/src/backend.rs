@@ -353,7 +353,7 @@ impl Backend for Tables {
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             let continuation = answer
-                .header("x-ms-continuation-nexttablename")
+                .header(wire::NEXT_TABLE_NAME)
                 .filter(|s| !s.is_empty())
                 .map(str::to_owned);
             Ok(TablePage {
@@ -475,12 +475,12 @@ impl Backend for Tables {
             let answer = answer.await?.expect(&[200])?;
             let entities = wire::read_entity_page(&answer.body)?;
             let continuation = answer
-                .header("x-ms-continuation-nextpartitionkey")
+                .header(wire::NEXT_PARTITION_KEY)
                 .filter(|s| !s.is_empty())
                 .map(|pk| Continuation {
                     next_partition_key: pk.to_owned(),
                     next_row_key: answer
-                        .header("x-ms-continuation-nextrowkey")
+                        .header(wire::NEXT_ROW_KEY)
                         .unwrap_or_default()
                         .to_owned(),
                 });

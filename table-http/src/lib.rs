@@ -44,7 +44,7 @@ pub mod queue;
 pub mod retry;
 pub mod sas;
 mod transport;
-mod wire;
+pub mod wire;
 mod xml;
 
 pub use backend::{API_VERSION, HttpBackend, HttpOptions};

@@ -16,6 +16,7 @@
 //! A query reads one partition at a time under its read lock, so a page is consistent within a
 //! partition but not across partitions, as with the service.
 
+pub mod journal;
 mod record;
 
 use std::collections::BTreeMap;
@@ -30,6 +31,7 @@ use crate::key::{KeyStr, OwnedKey};
 use crate::limits::Limits;
 use crate::query::{Continuation, FilterRow, KeyRange, Query, QueryClass, ValueRef, eval};
 use crate::value::{DateTime, Value};
+use journal::{Change, Journal};
 pub use record::{Names, Record};
 
 /// Settings of a store.
@@ -45,6 +47,8 @@ pub struct StoreOptions {
     pub paging: PagingQuirks,
     /// Where Timestamps come from: the system clock unless a test sets one.
     pub clock: StoreClock,
+    /// Where every change is sent to be kept (see [`journal`]); `None` keeps nothing.
+    pub journal: Option<Arc<dyn Journal>>,
 }
 
 /// The clock a store stamps writes with. Timestamps stay strictly increasing whatever it says.
@@ -180,6 +184,8 @@ pub struct PartitionStats {
 
 #[derive(Debug)]
 struct Table {
+    /// A number never given to another table of this store (see [`journal`]).
+    id: u64,
     name: String,
     partitions: RwLock<BTreeMap<OwnedKey, Arc<Partition>>>,
     names: RwLock<Names>,
@@ -256,6 +262,7 @@ pub struct Store {
     options: StoreOptions,
     tables: RwLock<BTreeMap<String, Arc<Table>>>,
     last_ticks: AtomicI64,
+    last_table_id: AtomicU64,
 }
 
 impl Store {
@@ -315,9 +322,49 @@ impl Store {
                 format!("table `{name}` already exists"),
             ));
         }
+        let id = self.last_table_id.fetch_add(1, AtomicOrdering::SeqCst) + 1;
         tables.insert(
             key,
             Arc::new(Table {
+                id,
+                name: name.to_owned(),
+                partitions: RwLock::default(),
+                names: RwLock::default(),
+            }),
+        );
+        self.journal(|| {
+            vec![Change::CreateTable {
+                id,
+                name: name.to_owned(),
+            }]
+        });
+        Ok(())
+    }
+
+    /// Sends changes to the journal, if the store has one (`changes` is only built then).
+    fn journal(&self, changes: impl FnOnce() -> Vec<Change>) {
+        if let Some(journal) = &self.options.journal {
+            journal.record(changes());
+        }
+    }
+
+    /// Brings back a table that a journal kept, with its number, and without journaling it.
+    /// Later tables get higher numbers.
+    pub fn restore_table(&self, id: u64, name: &str) -> Result<(), StoreError> {
+        validate_table_name(name)?;
+        let mut tables = write(&self.tables);
+        let key = name.to_ascii_lowercase();
+        if tables.contains_key(&key) {
+            return Err(StoreError::new(
+                ErrorCode::TableAlreadyExists,
+                format!("table `{name}` is restored twice"),
+            ));
+        }
+        self.last_table_id.fetch_max(id, AtomicOrdering::SeqCst);
+        tables.insert(
+            key,
+            Arc::new(Table {
+                id,
                 name: name.to_owned(),
                 partitions: RwLock::default(),
                 names: RwLock::default(),
@@ -326,9 +373,57 @@ impl Store {
         Ok(())
     }
 
+    /// Brings back an entity that a journal kept, with its own Timestamp, without journaling
+    /// it. Later writes get later Timestamps.
+    pub fn restore_entity(&self, table: &str, entity: &Entity) -> Result<(), StoreError> {
+        let table = self.table(table)?;
+        let timestamp = entity.timestamp.ok_or_else(|| {
+            StoreError::new(
+                ErrorCode::InvalidInput,
+                format!(
+                    "entity `{}`/`{}` is restored without its Timestamp",
+                    entity.partition_key, entity.row_key
+                ),
+            )
+        })?;
+        self.last_ticks
+            .fetch_max(timestamp.ticks(), AtomicOrdering::SeqCst);
+        Store::intern(&table, [entity]);
+        Store::with_partition(&table, &entity.partition_key, 0, |rows| {
+            let record = Store::encode(
+                &table,
+                &entity.row_key,
+                timestamp.ticks(),
+                &entity.properties,
+            );
+            rows.rows.replace(record);
+            Ok(())
+        })
+    }
+
+    /// The journal entry of a change the store is about to make to `pk` of `table`.
+    fn change(table: &Table, pk: &str, rk: &str, record: Option<&Record>) -> Change {
+        match record {
+            Some(record) => Change::Put {
+                table: table.id,
+                entity: decode::<&str>(&read(&table.names), pk, record, None),
+            },
+            None => Change::Delete {
+                table: table.id,
+                partition_key: pk.to_owned(),
+                row_key: rk.to_owned(),
+            },
+        }
+    }
+
     /// Deletes a table and every entity in it, in one step whatever its size.
     pub fn delete_table(&self, name: &str) -> Result<(), StoreError> {
-        let removed = write(&self.tables).remove(&name.to_ascii_lowercase());
+        let mut tables = write(&self.tables);
+        let removed = tables.remove(&name.to_ascii_lowercase());
+        if let Some(table) = &removed {
+            self.journal(|| vec![Change::DeleteTable { id: table.id }]);
+        }
+        drop(tables);
         match removed {
             // The entities are freed here, after the table map's lock is released.
             Some(table) => {
@@ -521,6 +616,7 @@ impl Store {
         let timestamp = self.next_timestamp();
         Store::with_partition(&table, &pk, 1, |rows| {
             let record = self.apply(&table, rows, &op, timestamp.ticks())?;
+            self.journal(|| vec![Store::change(&table, &pk, op.keys().1, record.as_ref())]);
             match record {
                 Some(record) => {
                     rows.rows.replace(record);
@@ -625,6 +721,12 @@ impl Store {
                     etag: c.as_ref().map(|_| etag.clone()),
                 })
                 .collect();
+            self.journal(|| {
+                changes
+                    .iter()
+                    .map(|(rk, c)| Store::change(&table, &pk, rk, c.as_ref()))
+                    .collect()
+            });
             for (rk, change) in changes {
                 match change {
                     Some(record) => {

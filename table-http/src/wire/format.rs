@@ -1,0 +1,476 @@
+//! The service's side of the JSON payloads: entities and tables as the service writes them, at
+//! each of the three metadata levels, and its error body. `table-server` writes with these; the
+//! readers beside them (in [`super`]) read what they write, and the tests check both ways.
+//!
+//! What each level carries (the Table service's OData JSON, version 3.0):
+//!
+//! | | `nometadata` | `minimalmetadata` | `fullmetadata` |
+//! |---|---|---|---|
+//! | `odata.metadata` (document) | no | yes | yes |
+//! | `odata.etag` (entity) | no | yes | yes |
+//! | `odata.type`, `odata.id`, `odata.editLink` | no | no | yes |
+//! | `Name@odata.type` | no | where JSON can't tell the type (Int64, DateTime, Guid, Binary, integral or non-finite Double) | for every property that is not a string |
+//!
+//! Entities are written straight into a byte buffer, a page of 1,000 without building a tree of
+//! JSON values first.
+
+use std::io::Write as _;
+
+use base64::Engine as _;
+use table_runtime::{EdmType, Entity, ErrorCode, StoreError, Value};
+
+/// How much OData metadata an answer carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Metadata {
+    /// `application/json;odata=nometadata`: values only.
+    None,
+    /// `application/json;odata=minimalmetadata`: what a reader needs to type the values.
+    Minimal,
+    /// `application/json;odata=fullmetadata`: also each entity's type, id and edit link.
+    Full,
+}
+
+impl Metadata {
+    /// The level asked for by `$format` (which wins) or the `Accept` header. `application/json`
+    /// alone, `*/*` or no header at all mean minimal metadata; an Atom or XML request is refused
+    /// (the service dropped Atom in version 2015-12-11).
+    pub fn requested(accept: Option<&str>, format: Option<&str>) -> Result<Metadata, StoreError> {
+        let asked = format.or(accept).unwrap_or("");
+        let lower = asked.to_ascii_lowercase();
+        if lower.contains("odata=nometadata") {
+            Ok(Metadata::None)
+        } else if lower.contains("odata=fullmetadata") {
+            Ok(Metadata::Full)
+        } else if lower.contains("odata=minimalmetadata")
+            || lower.is_empty()
+            || lower.contains("application/json")
+            || lower.contains("*/*")
+            || lower == "json"
+        {
+            Ok(Metadata::Minimal)
+        } else {
+            Err(StoreError::new(
+                ErrorCode::InvalidInput,
+                format!(
+                    "the payload format `{asked}` is not supported; ask for application/json;odata=nometadata, minimalmetadata or fullmetadata"
+                ),
+            ))
+        }
+    }
+
+    /// The `Content-Type` of an answer at this level.
+    pub fn content_type(self) -> &'static str {
+        match self {
+            Metadata::None => "application/json;odata=nometadata;streaming=true;charset=utf-8",
+            Metadata::Minimal => {
+                "application/json;odata=minimalmetadata;streaming=true;charset=utf-8"
+            }
+            Metadata::Full => "application/json;odata=fullmetadata;streaming=true;charset=utf-8",
+        }
+    }
+}
+
+/// Where an answer's entities live, for the links the metadata carries.
+#[derive(Debug, Clone, Copy)]
+pub struct Place<'a> {
+    /// The account's base URL as the client reached it: `http://127.0.0.1:10002/devstoreaccount1`.
+    pub base: &'a str,
+    /// The account name.
+    pub account: &'a str,
+    /// The table's name.
+    pub table: &'a str,
+}
+
+fn string(out: &mut Vec<u8>, text: &str) {
+    // Writing a string into a Vec cannot fail.
+    let _ = serde_json::to_writer(&mut *out, text);
+}
+
+fn member(out: &mut Vec<u8>, first: &mut bool, name: &str) {
+    if !std::mem::take(first) {
+        out.push(b',');
+    }
+    string(out, name);
+    out.push(b':');
+}
+
+/// The part of an entity's URL after the account: `Table(PartitionKey='a',RowKey='b')`, quotes
+/// doubled and the keys percent-encoded as [`super::entity_path`] writes them.
+fn edit_link(table: &str, partition_key: &str, row_key: &str) -> String {
+    super::entity_path(table, partition_key, row_key)[1..].to_owned()
+}
+
+/// Whether a value needs its annotation at this level.
+fn annotated(value: &Value, level: Metadata) -> Option<EdmType> {
+    match level {
+        Metadata::None => None,
+        Metadata::Full => Some(value.edm_type()).filter(|t| *t != EdmType::String),
+        Metadata::Minimal => table_runtime::json::write_value(value).1,
+    }
+}
+
+fn value(out: &mut Vec<u8>, value: &Value) {
+    match value {
+        Value::String(s) => string(out, s),
+        Value::Boolean(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
+        Value::Int32(i) => {
+            let _ = write!(out, "{i}");
+        }
+        Value::Int64(i) => {
+            let _ = write!(out, "\"{i}\"");
+        }
+        Value::Double(d) if d.is_nan() => out.extend_from_slice(b"\"NaN\""),
+        Value::Double(d) if d.is_infinite() => out.extend_from_slice(if *d > 0.0 {
+            b"\"Infinity\""
+        } else {
+            b"\"-Infinity\""
+        }),
+        Value::Double(d) => {
+            let _ = serde_json::to_writer(&mut *out, d);
+        }
+        Value::DateTime(t) => {
+            let _ = write!(out, "\"{t}\"");
+        }
+        Value::Guid(g) => {
+            let _ = write!(out, "\"{}\"", g.hyphenated());
+        }
+        Value::Binary(b) => {
+            out.push(b'"');
+            out.extend_from_slice(
+                base64::engine::general_purpose::STANDARD
+                    .encode(b)
+                    .as_bytes(),
+            );
+            out.push(b'"');
+        }
+    }
+}
+
+fn property(out: &mut Vec<u8>, first: &mut bool, name: &str, v: &Value, level: Metadata) {
+    if let Some(t) = annotated(v, level) {
+        member(out, first, &format!("{name}@odata.type"));
+        string(out, t.wire_name());
+    }
+    member(out, first, name);
+    value(out, v);
+}
+
+/// Writes one entity's members (without the braces), `first` telling whether one was written
+/// before. With a `select` list only the named properties appear, and a named one the entity
+/// lacks is written as `null`, as the service does.
+fn entity_members(
+    out: &mut Vec<u8>,
+    first: &mut bool,
+    entity: &Entity,
+    select: Option<&[String]>,
+    level: Metadata,
+    place: &Place<'_>,
+) {
+    if level == Metadata::Full {
+        let link = edit_link(place.table, &entity.partition_key, &entity.row_key);
+        member(out, first, "odata.type");
+        string(out, &format!("{}.{}", place.account, place.table));
+        member(out, first, "odata.id");
+        string(out, &format!("{}/{link}", place.base));
+        if let Some(etag) = &entity.etag {
+            member(out, first, "odata.etag");
+            string(out, &etag.to_header());
+        }
+        member(out, first, "odata.editLink");
+        string(out, &link);
+    } else if level == Metadata::Minimal
+        && let Some(etag) = &entity.etag
+    {
+        member(out, first, "odata.etag");
+        string(out, &etag.to_header());
+    }
+    let wanted = |name: &str| select.is_none_or(|s| s.iter().any(|n| n == name));
+    if wanted("PartitionKey") {
+        member(out, first, "PartitionKey");
+        string(out, &entity.partition_key);
+    }
+    if wanted("RowKey") {
+        member(out, first, "RowKey");
+        string(out, &entity.row_key);
+    }
+    if let Some(ts) = entity.timestamp.filter(|_| wanted("Timestamp")) {
+        property(out, first, "Timestamp", &Value::DateTime(ts), level);
+    }
+    for (name, v) in &entity.properties {
+        if wanted(name) {
+            property(out, first, name, v, level);
+        }
+    }
+    for name in select.unwrap_or(&[]) {
+        let system = matches!(name.as_str(), "PartitionKey" | "RowKey" | "Timestamp");
+        if !system && !entity.properties.contains_key(name) {
+            member(out, first, name);
+            out.extend_from_slice(b"null");
+        }
+    }
+}
+
+fn metadata_member(out: &mut Vec<u8>, first: &mut bool, level: Metadata, base: &str, what: &str) {
+    if level != Metadata::None {
+        member(out, first, "odata.metadata");
+        string(out, &format!("{base}/$metadata#{what}"));
+    }
+}
+
+/// The body of a point read or of an insert that returns content: one entity, with
+/// `odata.metadata` naming `Table/@Element`.
+pub fn entity_document(
+    entity: &Entity,
+    select: Option<&[String]>,
+    level: Metadata,
+    place: &Place<'_>,
+) -> Vec<u8> {
+    let mut out = Vec::with_capacity(256);
+    out.push(b'{');
+    let mut first = true;
+    metadata_member(
+        &mut out,
+        &mut first,
+        level,
+        place.base,
+        &format!("{}/@Element", place.table),
+    );
+    entity_members(&mut out, &mut first, entity, select, level, place);
+    out.push(b'}');
+    out
+}
+
+/// The body of a query page: `{"odata.metadata":…,"value":[…]}`.
+pub fn entity_page(
+    entities: &[Entity],
+    select: Option<&[String]>,
+    level: Metadata,
+    place: &Place<'_>,
+) -> Vec<u8> {
+    let mut out = Vec::with_capacity(64 + 256 * entities.len());
+    out.push(b'{');
+    let mut first = true;
+    metadata_member(&mut out, &mut first, level, place.base, place.table);
+    member(&mut out, &mut first, "value");
+    out.push(b'[');
+    for (i, entity) in entities.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.push(b'{');
+        entity_members(&mut out, &mut true, entity, select, level, place);
+        out.push(b'}');
+    }
+    out.extend_from_slice(b"]}");
+    out
+}
+
+fn table_members(out: &mut Vec<u8>, first: &mut bool, name: &str, level: Metadata, place: &Place) {
+    if level == Metadata::Full {
+        member(out, first, "odata.type");
+        string(out, &format!("{}.Tables", place.account));
+        member(out, first, "odata.id");
+        string(out, &format!("{}/Tables('{name}')", place.base));
+        member(out, first, "odata.editLink");
+        string(out, &format!("Tables('{name}')"));
+    }
+    member(out, first, "TableName");
+    string(out, name);
+}
+
+/// The body of a table creation that returns content: `{"odata.metadata":…,"TableName":…}`.
+/// `place.table` is ignored.
+pub fn table_document(name: &str, level: Metadata, place: &Place<'_>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(128);
+    out.push(b'{');
+    let mut first = true;
+    metadata_member(&mut out, &mut first, level, place.base, "Tables/@Element");
+    table_members(&mut out, &mut first, name, level, place);
+    out.push(b'}');
+    out
+}
+
+/// The body of a page of tables. `place.table` is ignored.
+pub fn table_page(names: &[String], level: Metadata, place: &Place<'_>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(64 + 64 * names.len());
+    out.push(b'{');
+    let mut first = true;
+    metadata_member(&mut out, &mut first, level, place.base, "Tables");
+    member(&mut out, &mut first, "value");
+    out.push(b'[');
+    for (i, name) in names.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.push(b'{');
+        table_members(&mut out, &mut true, name, level, place);
+        out.push(b'}');
+    }
+    out.extend_from_slice(b"]}");
+    out
+}
+
+/// The service's JSON error body: `{"odata.error":{"code":…,"message":{"lang":"en-US","value":…}}}`.
+/// The message's first line is the error's; the service adds the request id and the time on
+/// the lines after it.
+pub fn error_document(code: &str, message: &str, request_id: &str, time: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(128 + message.len());
+    out.extend_from_slice(b"{\"odata.error\":{\"code\":");
+    string(&mut out, code);
+    out.extend_from_slice(b",\"message\":{\"lang\":\"en-US\",\"value\":");
+    string(
+        &mut out,
+        &format!("{message}\nRequestId:{request_id}\nTime:{time}"),
+    );
+    out.extend_from_slice(b"}}}");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value as Json;
+    use table_runtime::{DateTime, ETag};
+
+    const PLACE: Place<'static> = Place {
+        base: "http://127.0.0.1:10002/devstoreaccount1",
+        account: "devstoreaccount1",
+        table: "Orders",
+    };
+
+    fn sample() -> Entity {
+        let mut e = Entity::new("O'Brien", "r 1")
+            .with("S", "text")
+            .with("I", 7)
+            .with("L", 9_007_199_254_740_993i64)
+            .with("D", 2.0)
+            .with("F", 1.5)
+            .with("B", true)
+            .with("N", f64::NAN)
+            .with("X", vec![0u8, 1, 2]);
+        let ts = DateTime::parse("2024-05-01T10:20:30.1234567Z").unwrap();
+        e.timestamp = Some(ts);
+        e.etag = Some(ETag::for_timestamp(ts));
+        e
+    }
+
+    fn json(bytes: &[u8]) -> Json {
+        serde_json::from_slice(bytes).unwrap()
+    }
+
+    #[test]
+    fn levels_carry_what_the_service_writes() {
+        let e = sample();
+        let none = json(&entity_document(&e, None, Metadata::None, &PLACE));
+        let obj = none.as_object().unwrap();
+        assert!(obj.keys().all(|k| !k.contains("odata")), "{none}");
+        assert_eq!(none["L"], "9007199254740993");
+
+        let minimal = json(&entity_document(&e, None, Metadata::Minimal, &PLACE));
+        assert_eq!(
+            minimal["odata.metadata"],
+            "http://127.0.0.1:10002/devstoreaccount1/$metadata#Orders/@Element"
+        );
+        assert_eq!(minimal["L@odata.type"], "Edm.Int64");
+        assert_eq!(minimal["D@odata.type"], "Edm.Double");
+        assert_eq!(minimal["Timestamp@odata.type"], "Edm.DateTime");
+        assert!(minimal.get("I@odata.type").is_none());
+        assert!(minimal.get("F@odata.type").is_none());
+        assert!(minimal.get("odata.id").is_none());
+
+        let full = json(&entity_document(&e, None, Metadata::Full, &PLACE));
+        assert_eq!(full["odata.type"], "devstoreaccount1.Orders");
+        assert_eq!(
+            full["odata.editLink"],
+            "Orders(PartitionKey='O%27%27Brien',RowKey='r%201')"
+        );
+        assert_eq!(
+            full["odata.id"],
+            "http://127.0.0.1:10002/devstoreaccount1/Orders(PartitionKey='O%27%27Brien',RowKey='r%201')"
+        );
+        assert_eq!(full["I@odata.type"], "Edm.Int32");
+        assert_eq!(full["B@odata.type"], "Edm.Boolean");
+        assert!(full.get("S@odata.type").is_none());
+        assert!(full.get("PartitionKey@odata.type").is_none());
+    }
+
+    /// What the server writes, the client reads back exactly, at every level that carries the
+    /// types.
+    #[test]
+    fn the_client_reads_what_the_server_writes() {
+        let e = sample();
+        for level in [Metadata::Minimal, Metadata::Full] {
+            let back = super::super::read_entity(&entity_document(&e, None, level, &PLACE))
+                .unwrap_or_else(|err| panic!("{level:?}: {err}"));
+            assert_eq!(back.partition_key, e.partition_key);
+            assert_eq!(back.timestamp, e.timestamp);
+            assert_eq!(back.etag, e.etag);
+            for (name, v) in &e.properties {
+                match (v, back.get(name)) {
+                    (Value::Double(a), Some(Value::Double(b))) if a.is_nan() => {
+                        assert!(b.is_nan())
+                    }
+                    (a, b) => assert_eq!(Some(a), b, "{level:?} {name}"),
+                }
+            }
+            let page = entity_page(&[e.clone(), e.clone()], None, level, &PLACE);
+            assert_eq!(super::super::read_entity_page(&page).unwrap().len(), 2);
+        }
+    }
+
+    #[test]
+    fn select_writes_null_for_missing_names() {
+        let e = sample();
+        let select = vec!["S".to_owned(), "Missing".to_owned()];
+        let doc = json(&entity_document(
+            &e,
+            Some(&select),
+            Metadata::Minimal,
+            &PLACE,
+        ));
+        assert_eq!(doc["S"], "text");
+        assert_eq!(doc["Missing"], Json::Null);
+        assert!(doc.get("I").is_none());
+        assert!(doc.get("PartitionKey").is_none());
+    }
+
+    #[test]
+    fn tables_and_errors() {
+        let page = json(&table_page(
+            &["a1".to_owned(), "b2".to_owned()],
+            Metadata::Full,
+            &PLACE,
+        ));
+        assert_eq!(page["value"][1]["TableName"], "b2");
+        assert_eq!(page["value"][0]["odata.editLink"], "Tables('a1')");
+        let created = json(&table_document("a1", Metadata::Minimal, &PLACE));
+        assert_eq!(
+            created["odata.metadata"],
+            "http://127.0.0.1:10002/devstoreaccount1/$metadata#Tables/@Element"
+        );
+        let error = error_document("TableNotFound", "no \"t\"", "r1", "now");
+        let read = super::super::service_error(404, None, &error);
+        assert_eq!(read.code, ErrorCode::TableNotFound);
+        assert_eq!(read.message, "no \"t\"");
+    }
+
+    #[test]
+    fn accept_headers_choose_the_level() {
+        let level =
+            |accept: Option<&str>, format: Option<&str>| Metadata::requested(accept, format);
+        assert_eq!(level(None, None).unwrap(), Metadata::Minimal);
+        assert_eq!(
+            level(Some("application/json;odata=nometadata"), None).unwrap(),
+            Metadata::None
+        );
+        assert_eq!(
+            level(
+                Some("application/json;odata=nometadata"),
+                Some("application/json;odata=fullmetadata")
+            )
+            .unwrap(),
+            Metadata::Full
+        );
+        assert!(level(Some("application/atom+xml"), None).is_err());
+    }
+}

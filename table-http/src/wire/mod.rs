@@ -1,0 +1,967 @@
+//! What goes over the wire, for both ends: URL encoding and key quoting, entity JSON, error
+//! bodies, continuation headers, and the multipart bodies of entity group transactions.
+//!
+//! The client (`HttpBackend`) writes requests and reads answers with the functions here; the
+//! local server (`table-server`) reads requests and writes answers with the same module
+//! ([`format`] for the service's JSON at each metadata level, [`multipart`] for `$batch`), so
+//! each side's tests run against the other's code.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
+use serde::Deserialize;
+use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::Value as Json;
+use table_runtime::batch::BatchOperation;
+use table_runtime::json::{entity_to_json, read_value};
+use table_runtime::{DateTime, ETag, EdmType, Entity, ErrorCode, IfMatch, StoreError, Value};
+
+pub mod format;
+pub mod multipart;
+
+/// The header naming the PartitionKey a query's next page starts at.
+pub const NEXT_PARTITION_KEY: &str = "x-ms-continuation-NextPartitionKey";
+/// The header naming the RowKey a query's next page starts at.
+pub const NEXT_ROW_KEY: &str = "x-ms-continuation-NextRowKey";
+/// The header naming the table a table listing's next page starts at.
+pub const NEXT_TABLE_NAME: &str = "x-ms-continuation-NextTableName";
+
+/// The HTTP status carried by an error that has no answer from the service behind it: the
+/// connection failed or timed out, or the answer could not be read.
+pub const NO_STATUS: u16 = 0;
+
+/// Everything but the unreserved characters of RFC 3986 is percent-encoded.
+const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+/// Percent-encodes a path segment or a query value.
+pub fn encode(text: &str) -> String {
+    utf8_percent_encode(text, COMPONENT).to_string()
+}
+
+/// The path of one entity, relative to the account: `/table(PartitionKey='…',RowKey='…')`, the
+/// keys' quotes doubled and everything percent-encoded.
+pub fn entity_path(table: &str, partition_key: &str, row_key: &str) -> String {
+    format!(
+        "/{}(PartitionKey='{}',RowKey='{}')",
+        encode(table),
+        encode(&partition_key.replace('\'', "''")),
+        encode(&row_key.replace('\'', "''"))
+    )
+}
+
+/// Reads an entity path segment, percent-decoded: `Table(PartitionKey='a',RowKey='b')`, with
+/// quotes inside a key doubled, into the table and the two keys. `None` when it is not one.
+///
+/// ```
+/// use table_http::wire::parse_entity_segment;
+/// assert_eq!(
+///     parse_entity_segment("t1(PartitionKey='O''Brien',RowKey='a,RowKey=''b')"),
+///     Some(("t1".into(), "O'Brien".into(), "a,RowKey='b".into()))
+/// );
+/// assert_eq!(parse_entity_segment("t1()"), None);
+/// ```
+pub fn parse_entity_segment(segment: &str) -> Option<(String, String, String)> {
+    let (table, rest) = segment.split_once('(')?;
+    let rest = rest.strip_suffix(')')?;
+    let (first, rest) = quoted_key(rest, "PartitionKey")?;
+    let rest = rest.strip_prefix(',')?;
+    let (second, rest) = quoted_key(rest, "RowKey")?;
+    rest.is_empty().then(|| (table.to_owned(), first, second))
+}
+
+/// Reads `Name='value'` from the start of `text` (quotes doubled inside), returning the value
+/// and what follows.
+fn quoted_key<'t>(text: &'t str, name: &str) -> Option<(String, &'t str)> {
+    let rest = text.strip_prefix(name)?.trim_start().strip_prefix('=')?;
+    let rest = rest.trim_start().strip_prefix('\'')?;
+    let mut value = String::new();
+    let mut chars = rest.char_indices();
+    while let Some((i, c)) = chars.next() {
+        if c == '\'' {
+            if rest[i + 1..].starts_with('\'') {
+                value.push('\'');
+                chars.next();
+            } else {
+                return Some((value, &rest[i + 1..]));
+            }
+        } else {
+            value.push(c);
+        }
+    }
+    None
+}
+
+/// An error for an answer that could not be understood, or no answer at all.
+pub(crate) fn protocol_error(message: impl Into<String>) -> StoreError {
+    StoreError {
+        status: NO_STATUS,
+        code: ErrorCode::NoResponse,
+        message: message.into(),
+        failed_index: None,
+    }
+}
+
+/// Writes JSON with every non-ASCII character as a `\uXXXX` escape (UTF-16 units, so
+/// characters outside the BMP become surrogate pairs). Large entity bodies then never split a
+/// multi-byte character across network reads, which the emulator mishandles.
+pub fn ascii_json(value: &Json) -> Vec<u8> {
+    struct AsciiFormatter;
+    impl serde_json::ser::Formatter for AsciiFormatter {
+        fn write_string_fragment<W: ?Sized + std::io::Write>(
+            &mut self,
+            writer: &mut W,
+            fragment: &str,
+        ) -> std::io::Result<()> {
+            let mut start = 0;
+            for (i, c) in fragment.char_indices() {
+                if c.is_ascii() {
+                    continue;
+                }
+                writer.write_all(&fragment.as_bytes()[start..i])?;
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    write!(writer, "\\u{unit:04x}")?;
+                }
+                start = i + c.len_utf8();
+            }
+            writer.write_all(&fragment.as_bytes()[start..])
+        }
+    }
+    let mut out = Vec::with_capacity(256);
+    let mut serializer = serde_json::Serializer::with_formatter(&mut out, AsciiFormatter);
+    // Serializing a `serde_json::Value` into a Vec cannot fail.
+    let _ = serde::Serialize::serialize(value, &mut serializer);
+    out
+}
+
+/// The JSON body of a write: keys and properties with their type annotations, without the
+/// server-owned `Timestamp` and ETag.
+pub fn entity_body(entity: &Entity) -> Vec<u8> {
+    let mut json = entity_to_json(entity, None);
+    if let Json::Object(map) = &mut json {
+        map.remove("odata.etag");
+        map.remove("Timestamp");
+        map.remove("Timestamp@odata.type");
+    }
+    ascii_json(&json)
+}
+
+/// Reads the entity of a point read's answer, with its Timestamp and ETag.
+pub fn read_entity(body: &[u8]) -> Result<Entity, StoreError> {
+    let mut deserializer = serde_json::Deserializer::from_slice(body);
+    let entity = serde::Deserializer::deserialize_map(&mut deserializer, EntityVisitor)
+        .and_then(|entity| deserializer.end().map(|()| entity))
+        .map_err(|e| protocol_error(format!("the service's entity is not JSON: {e}")))?;
+    entity.map_err(unreadable_entity)
+}
+
+/// Reads the entities of a query's answer (`{"value":[…],…}`), with their Timestamps and
+/// ETags.
+///
+/// The answer is read straight into entities, without a JSON tree in between: a page holds
+/// up to 1,000 entities, and building then walking and dropping a tree of maps for each took
+/// most of the client's time in a partition scan.
+pub fn read_entity_page(body: &[u8]) -> Result<Vec<Entity>, StoreError> {
+    let mut deserializer = serde_json::Deserializer::from_slice(body);
+    let page = serde::Deserializer::deserialize_map(&mut deserializer, PageVisitor)
+        .and_then(|page| deserializer.end().map(|()| page))
+        .map_err(|e| protocol_error(format!("the query answer cannot be read: {e}")))?;
+    match page {
+        Some(entities) => entities.map_err(unreadable_entity),
+        None => Err(protocol_error("the query answer has no `value` array")),
+    }
+}
+
+fn unreadable_entity(message: String) -> StoreError {
+    protocol_error(format!(
+        "the service returned an entity that cannot be read: {message}"
+    ))
+}
+
+/// The suffix of a property's type annotation.
+const ANNOTATION: &str = "@odata.type";
+
+/// An object key, borrowed from the body when it has no escapes.
+struct Key<'de>(Cow<'de, str>);
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Key<'de>, D::Error> {
+        struct KeyVisitor;
+        impl<'de> Visitor<'de> for KeyVisitor {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a property name")
+            }
+            fn visit_borrowed_str<E: serde::de::Error>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v)))
+            }
+        }
+        deserializer.deserialize_str(KeyVisitor)
+    }
+}
+
+/// The top-level object of a query answer: its `value` array, if it has one. An entity that is
+/// valid JSON but not a valid entity is reported as the inner error, after the whole body has
+/// been checked as JSON.
+struct PageVisitor;
+
+impl<'de> Visitor<'de> for PageVisitor {
+    type Value = Option<Result<Vec<Entity>, String>>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an object with a `value` array")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut page = None;
+        while let Some(Key(key)) = map.next_key()? {
+            if key == "value" {
+                page = Some(map.next_value_seed(EntitiesSeed)?);
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(page)
+    }
+}
+
+/// The `value` array of a query answer.
+struct EntitiesSeed;
+
+impl<'de> DeserializeSeed<'de> for EntitiesSeed {
+    type Value = Result<Vec<Entity>, String>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for EntitiesSeed {
+    type Value = Result<Vec<Entity>, String>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an array of entities")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut entities = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        let mut failure = None;
+        while let Some(entity) = seq.next_element_seed(EntitySeed)? {
+            match entity {
+                Ok(entity) if failure.is_none() => entities.push(entity),
+                Ok(_) => {}
+                Err(message) => {
+                    failure.get_or_insert(message);
+                }
+            }
+        }
+        Ok(match failure {
+            Some(message) => Err(message),
+            None => Ok(entities),
+        })
+    }
+}
+
+struct EntitySeed;
+
+impl<'de> DeserializeSeed<'de> for EntitySeed {
+    type Value = Result<Entity, String>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_map(EntityVisitor)
+    }
+}
+
+/// One entity object: its members are gathered as they come (annotations apart), then read
+/// by [`build_entity`].
+struct EntityVisitor;
+
+impl<'de> Visitor<'de> for EntityVisitor {
+    type Value = Result<Entity, String>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an entity object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut members = Vec::with_capacity(map.size_hint().unwrap_or(8));
+        let mut annotations = Vec::new();
+        while let Some(Key(name)) = map.next_key()? {
+            let value: Json = map.next_value()?;
+            if name.ends_with(ANNOTATION) {
+                let base = match name {
+                    Cow::Borrowed(s) => Cow::Borrowed(&s[..s.len() - ANNOTATION.len()]),
+                    Cow::Owned(mut s) => {
+                        s.truncate(s.len() - ANNOTATION.len());
+                        Cow::Owned(s)
+                    }
+                };
+                annotations.push((base, value));
+            } else {
+                members.push((name, value));
+            }
+        }
+        Ok(build_entity(members, annotations))
+    }
+}
+
+/// Reads an entity from its members and its annotations (keyed by the annotated name), with
+/// the rules of [`table_runtime::json::entity_from_json`]: every annotation names a member,
+/// the keys are strings, `null` properties are left out, `odata.*` members are metadata; and
+/// the Timestamp and ETag are kept. A name given twice counts once, with its last value.
+fn build_entity(
+    members: Vec<(Cow<'_, str>, Json)>,
+    mut annotations: Vec<(Cow<'_, str>, Json)>,
+) -> Result<Entity, String> {
+    // Sorted (stably, so the last of equal names is the one given last) for binary searches.
+    annotations.sort_by(|a, b| a.0.cmp(&b.0));
+    if !annotations.is_empty() {
+        let mut names: Vec<&str> = members.iter().map(|(n, _)| n.as_ref()).collect();
+        names.sort_unstable();
+        for (base, _) in &annotations {
+            if !base.is_empty()
+                && !base.starts_with("odata.")
+                && names.binary_search(&base.as_ref()).is_err()
+            {
+                return Err(format!(
+                    "annotation `{base}{ANNOTATION}` has no property `{base}`"
+                ));
+            }
+        }
+    }
+    let annotation_of = |name: &str| -> Result<Option<EdmType>, String> {
+        let end = annotations.partition_point(|(base, _)| base.as_ref() <= name);
+        match end.checked_sub(1).map(|i| &annotations[i]) {
+            Some((base, value)) if base == name => match value {
+                Json::String(t) => EdmType::from_wire_name(t).map(Some).ok_or_else(|| {
+                    format!("property `{name}` is annotated with unknown type `{t}`")
+                }),
+                _ => Err(format!("the annotation of `{name}` is not a string")),
+            },
+            _ => Ok(None),
+        }
+    };
+
+    let mut entity = Entity::default();
+    let (mut has_pk, mut has_rk) = (false, false);
+    let mut etag = None;
+    for (name, raw) in members {
+        if name.starts_with("odata.") {
+            if name == "odata.etag" {
+                etag = Some(raw);
+            }
+            continue;
+        }
+        if name == "Timestamp" {
+            entity.timestamp = raw.as_str().and_then(|t| DateTime::parse(t).ok());
+            continue;
+        }
+        let annotation = annotation_of(&name)?;
+        match (name.as_ref(), raw) {
+            ("PartitionKey" | "RowKey", Json::String(key))
+                if annotation.is_none_or(|t| t == EdmType::String) =>
+            {
+                if name == "PartitionKey" {
+                    entity.partition_key = key;
+                    has_pk = true;
+                } else {
+                    entity.row_key = key;
+                    has_rk = true;
+                }
+            }
+            ("PartitionKey" | "RowKey", _) => return Err(format!("{name} must be a string")),
+            // Strings are the commonest values: moved rather than copied by `read_value`.
+            (_, Json::String(text)) if annotation.is_none_or(|t| t == EdmType::String) => {
+                entity
+                    .properties
+                    .insert(name.into_owned(), Value::String(text));
+            }
+            (_, raw) => match read_value(&name, &raw, annotation).map_err(|e| e.message)? {
+                Some(value) => {
+                    entity.properties.insert(name.into_owned(), value);
+                }
+                None => {
+                    entity.properties.remove(name.as_ref());
+                }
+            },
+        }
+    }
+    if !has_pk || !has_rk {
+        return Err("an entity needs both PartitionKey and RowKey".into());
+    }
+    entity.etag = etag.as_ref().and_then(Json::as_str).map(|raw| {
+        // The service's ETags name the entity's Timestamp; when this one does, the Timestamp
+        // already read gives it without parsing the date a second time.
+        match entity.timestamp.map(ETag::for_timestamp) {
+            Some(from_timestamp) if from_timestamp.to_header() == raw => from_timestamp,
+            _ => ETag::from_raw(raw),
+        }
+    });
+    Ok(entity)
+}
+
+/// The `If-Match` header value of a condition.
+pub fn if_match_header(if_match: &IfMatch) -> String {
+    match if_match {
+        IfMatch::Any => "*".to_owned(),
+        IfMatch::ETag(etag) => etag.to_header(),
+    }
+}
+
+/// The error code named by the service's code string, if it is one the store knows.
+pub fn error_code(code: &str) -> Option<ErrorCode> {
+    ErrorCode::from_service_code(code)
+}
+
+/// The code and message of an error body: JSON (`{"odata.error":{"code":…,"message":{"value":…}}}`)
+/// or XML (`<Code>…</Code><Message>…</Message>`).
+fn error_body(body: &[u8]) -> (Option<String>, Option<String>) {
+    if let Ok(json) = serde_json::from_slice::<Json>(body) {
+        let error = json.get("odata.error").or_else(|| json.get("error"));
+        if let Some(error) = error {
+            let code = error.get("code").and_then(Json::as_str).map(str::to_owned);
+            let message = match error.get("message") {
+                Some(Json::String(s)) => Some(s.clone()),
+                Some(m) => m.get("value").and_then(Json::as_str).map(str::to_owned),
+                None => None,
+            };
+            return (code, message);
+        }
+    }
+    let text = String::from_utf8_lossy(body);
+    let tag = |name: &str| -> Option<String> {
+        let lower = text.to_ascii_lowercase();
+        let open = format!("<{}>", name.to_ascii_lowercase());
+        let close = format!("</{}>", name.to_ascii_lowercase());
+        let start = lower.find(&open)? + open.len();
+        let end = start + lower[start..].find(&close)?;
+        Some(text[start..end].trim().to_owned())
+    };
+    (
+        tag("Code").or_else(|| tag("m:code")),
+        tag("Message").or_else(|| tag("m:message")),
+    )
+}
+
+/// An error answer as a [`StoreError`]: the HTTP status, and the service's code (from the
+/// `x-ms-error-code` header or the body). A code the store does not know is kept at the front
+/// of the message, with `InvalidInput` standing in as the code.
+pub fn service_error(status: u16, header_code: Option<&str>, body: &[u8]) -> StoreError {
+    let (body_code, message) = error_body(body);
+    let code_text = header_code.map(str::to_owned).or(body_code);
+    let mut message = message
+        .map(|m| m.lines().next().unwrap_or_default().to_owned())
+        .unwrap_or_else(|| format!("the service answered {status}"));
+    let code = match code_text.as_deref().and_then(error_code) {
+        Some(code) => code,
+        None => {
+            if let Some(text) = &code_text {
+                message = format!("{text}: {message}");
+            }
+            match status {
+                404 => ErrorCode::ResourceNotFound,
+                412 => ErrorCode::UpdateConditionNotSatisfied,
+                413 => ErrorCode::RequestBodyTooLarge,
+                403 => ErrorCode::AuthorizationFailure,
+                500 => ErrorCode::InternalError,
+                503 => ErrorCode::ServerBusy,
+                _ => ErrorCode::InvalidInput,
+            }
+        }
+    };
+    StoreError {
+        status,
+        code,
+        message,
+        failed_index: None,
+    }
+}
+
+/// The multipart body of an entity group transaction, and its `Content-Type`.
+pub struct BatchRequestBody {
+    /// `multipart/mixed; boundary=batch_…`.
+    pub content_type: String,
+    /// The body (ASCII).
+    pub body: Vec<u8>,
+}
+
+/// Writes the `$batch` body: one changeset holding every operation, each an HTTP request whose
+/// URL is absolute (`table_url` is the table's URL, `entity_url` builds an entity's).
+pub fn batch_body(
+    ops: &[BatchOperation],
+    table_url: &str,
+    entity_url: impl Fn(&str, &str) -> String,
+    id: u64,
+) -> BatchRequestBody {
+    let batch = format!("batch_{id:016x}");
+    let changeset = format!("changeset_{id:016x}");
+    let mut body = String::with_capacity(512 * ops.len() + 256);
+    let _ = write!(
+        body,
+        "--{batch}\r\nContent-Type: multipart/mixed; boundary={changeset}\r\n\r\n"
+    );
+    for op in ops {
+        let _ = write!(
+            body,
+            "--{changeset}\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n"
+        );
+        let (pk, rk) = op.keys();
+        let (method, url, if_match, entity) = match op {
+            BatchOperation::Insert(e) => ("POST", table_url.to_owned(), None, Some(e)),
+            BatchOperation::Replace(e, m) => ("PUT", entity_url(pk, rk), Some(m), Some(e)),
+            BatchOperation::Merge(e, m) => ("MERGE", entity_url(pk, rk), Some(m), Some(e)),
+            BatchOperation::UpsertReplace(e) => ("PUT", entity_url(pk, rk), None, Some(e)),
+            BatchOperation::UpsertMerge(e) => ("MERGE", entity_url(pk, rk), None, Some(e)),
+            BatchOperation::Delete { if_match, .. } => {
+                ("DELETE", entity_url(pk, rk), Some(if_match), None)
+            }
+        };
+        let _ = write!(
+            body,
+            "{method} {url} HTTP/1.1\r\nAccept: application/json;odata=minimalmetadata\r\nDataServiceVersion: 3.0\r\n"
+        );
+        if let Some(m) = if_match {
+            let _ = write!(body, "If-Match: {}\r\n", if_match_header(m));
+        }
+        match entity {
+            Some(e) => {
+                if method == "POST" {
+                    body.push_str("Prefer: return-no-content\r\n");
+                }
+                body.push_str("Content-Type: application/json\r\n\r\n");
+                // entity_body writes ASCII only.
+                body.push_str(&String::from_utf8_lossy(&entity_body(e)));
+                body.push_str("\r\n");
+            }
+            None => body.push_str("\r\n"),
+        }
+    }
+    let _ = write!(body, "--{changeset}--\r\n--{batch}--\r\n");
+    BatchRequestBody {
+        content_type: format!("multipart/mixed; boundary={batch}"),
+        body: body.into_bytes(),
+    }
+}
+
+/// One response inside a `$batch` answer.
+#[derive(Debug)]
+pub struct InnerResponse {
+    /// Its status.
+    pub status: u16,
+    /// Its headers, as written.
+    pub headers: Vec<(String, String)>,
+    /// Its body, trimmed.
+    pub body: String,
+}
+
+impl InnerResponse {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Splits a `$batch` answer into its inner HTTP responses, in order. Each starts at a line
+/// `HTTP/1.1 NNN …`, has headers up to an empty line, and a body up to the next boundary line.
+pub fn inner_responses(body: &str) -> Result<Vec<InnerResponse>, StoreError> {
+    let mut responses = Vec::new();
+    let mut lines = body.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
+    while let Some(line) = lines.next() {
+        let Some(rest) = line.strip_prefix("HTTP/1.") else {
+            continue;
+        };
+        let status = rest
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse::<u16>().ok())
+            .ok_or_else(|| {
+                protocol_error(format!(
+                    "malformed status line in a $batch answer: `{line}`"
+                ))
+            })?;
+        let mut headers = Vec::new();
+        for header in lines.by_ref() {
+            if header.is_empty() {
+                break;
+            }
+            if let Some((name, value)) = header.split_once(':') {
+                headers.push((name.trim().to_owned(), value.trim().to_owned()));
+            }
+        }
+        let mut text = String::new();
+        for body_line in lines.by_ref() {
+            if body_line.starts_with("--") {
+                break;
+            }
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(body_line);
+        }
+        responses.push(InnerResponse {
+            status,
+            headers,
+            body: text.trim().to_owned(),
+        });
+    }
+    Ok(responses)
+}
+
+/// Reads a `$batch` answer: an ETag per operation (none for deletes) when every operation
+/// succeeded, or the failing operation's error with its 0-based index.
+///
+/// The index comes from the error message's `N:` prefix (as the service and the emulator write
+/// it), else from the inner response's `Content-ID` (1-based), else from the failing response's
+/// position when there is one response per operation.
+pub fn batch_results(body: &str, ops: &[BatchOperation]) -> Result<Vec<Option<ETag>>, StoreError> {
+    let responses = inner_responses(body)?;
+    if let Some((position, failed)) = responses.iter().enumerate().find(|(_, r)| r.status >= 300) {
+        let mut error = service_error(
+            failed.status,
+            failed.header("x-ms-error-code"),
+            failed.body.as_bytes(),
+        );
+        let prefixed = error
+            .message
+            .split_once(':')
+            .and_then(|(n, rest)| Some((n.trim().parse::<usize>().ok()?, rest.to_owned())));
+        let index = if let Some((index, rest)) = prefixed {
+            error.message = rest;
+            Some(index)
+        } else if let Some(id) = failed
+            .header("Content-ID")
+            .and_then(|v| v.parse::<usize>().ok())
+        {
+            id.checked_sub(1)
+        } else if responses.len() == ops.len() {
+            Some(position)
+        } else {
+            None
+        };
+        error.failed_index = index.filter(|i| *i < ops.len());
+        return Err(error);
+    }
+    if responses.len() != ops.len() {
+        return Err(protocol_error(format!(
+            "the $batch answer holds {} responses for {} operations",
+            responses.len(),
+            ops.len()
+        )));
+    }
+    Ok(responses
+        .iter()
+        .zip(ops)
+        .map(|(r, op)| match op {
+            BatchOperation::Delete { .. } => None,
+            _ => r.header("ETag").map(ETag::from_raw),
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn entity_segments_read_back() {
+        for (pk, rk) in [
+            ("p", "r"),
+            ("O'Brien", "''"),
+            ("", ""),
+            ("a)b", "x,RowKey='y')"),
+        ] {
+            let path = entity_path("t1", pk, rk);
+            let decoded = percent_encoding::percent_decode_str(&path[1..])
+                .decode_utf8()
+                .unwrap();
+            assert_eq!(
+                parse_entity_segment(&decoded),
+                Some(("t1".to_owned(), pk.to_owned(), rk.to_owned())),
+                "{path}"
+            );
+        }
+        for bad in [
+            "t1",
+            "t1(PartitionKey='a')",
+            "t1(PartitionKey='a',RowKey='b)",
+            "t1(RowKey='a',PartitionKey='b')",
+        ] {
+            assert_eq!(parse_entity_segment(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn keys_are_quoted_and_encoded() {
+        assert_eq!(
+            entity_path("t1", "O'Brien é", "a/b?#%+&"),
+            "/t1(PartitionKey='O%27%27Brien%20%C3%A9',RowKey='a%2Fb%3F%23%25%2B%26')"
+        );
+        assert_eq!(entity_path("t", "", ""), "/t(PartitionKey='',RowKey='')");
+    }
+
+    #[test]
+    fn json_bodies_are_ascii() {
+        let e = Entity::new("pé", "r😀").with("S", "ü\"\n\u{1}x");
+        let body = entity_body(&e);
+        assert!(body.is_ascii());
+        let text = String::from_utf8(body).unwrap();
+        assert!(text.contains(r#""pé""#.replace('é', "\\u00e9").as_str()));
+        assert!(text.contains("\\ud83d\\ude00"));
+        let back: Json = serde_json::from_str(&text).unwrap();
+        assert_eq!(back["S"], json!("ü\"\n\u{1}x"));
+        assert_eq!(back["RowKey"], json!("r😀"));
+    }
+
+    #[test]
+    fn bodies_leave_out_server_fields() {
+        let mut e = Entity::new("p", "r").with("A", 1i64);
+        e.timestamp = Some(DateTime::parse("2024-01-01T00:00:00Z").unwrap());
+        e.etag = Some(ETag::for_timestamp(e.timestamp.unwrap()));
+        let json: Json = serde_json::from_slice(&entity_body(&e)).unwrap();
+        assert_eq!(
+            json,
+            json!({"PartitionKey":"p","RowKey":"r","A":"1","A@odata.type":"Edm.Int64"})
+        );
+    }
+
+    #[test]
+    fn entities_are_read_with_timestamp_and_etag() {
+        let json = json!({
+            "odata.etag": "W/\"datetime'2024-05-01T10%3A20%3A30.1234567Z'\"",
+            "PartitionKey": "p", "RowKey": "r",
+            "Timestamp": "2024-05-01T10:20:30.1234567Z",
+            "Timestamp@odata.type": "Edm.DateTime",
+            "N": "5", "N@odata.type": "Edm.Int64"
+        });
+        let e = read_entity(json.to_string().as_bytes()).unwrap();
+        assert_eq!(
+            e.timestamp,
+            Some(DateTime::parse("2024-05-01T10:20:30.1234567Z").unwrap())
+        );
+        assert_eq!(e.etag.as_ref().unwrap().timestamp(), e.timestamp);
+        assert_eq!(e.get("N"), Some(&table_runtime::Value::Int64(5)));
+        let bad = read_entity(br#"{"RowKey": "r"}"#).unwrap_err();
+        assert_eq!(bad.status, NO_STATUS);
+        assert!(read_entity(b"{").is_err());
+    }
+
+    /// The streaming reader gives what the in-process store's JSON reader gives, plus the
+    /// Timestamp and ETag, for every value type, escaped names and metadata in any order.
+    #[test]
+    fn entities_read_like_the_json_reader() {
+        let text = r#"{"odata.etag":"W/\"datetime'2024-05-01T10%3A20%3A30.1234567Z'\"",
+            "Timestamp@odata.type":"Edm.DateTime","Timestamp":"2024-05-01T10:20:30.1234567Z",
+            "RowKey":"r\u00e9","PartitionKey":"p",
+            "S":"text","I":42,"D":1.5,"DI":2.0,"DI@odata.type":"Edm.Double",
+            "L@odata.type":"Edm.Int64","L":"9223372036854775807","B":true,
+            "T":"2024-01-02T03:04:05Z","T@odata.type":"Edm.DateTime",
+            "G":"c56a4180-65aa-42ec-a945-5fd21dec0538","G@odata.type":"Edm.Guid",
+            "X":"AAEC","X@odata.type":"Edm.Binary","N":null,
+            "Esc\u0061ped":"e","Nan":"NaN","Nan@odata.type":"Edm.Double"}"#;
+        let members: Json = serde_json::from_str(text).unwrap();
+        let expected = table_runtime::json::entity_from_json(&members).unwrap();
+        let e = read_entity(text.as_bytes()).unwrap();
+        assert_eq!(e.partition_key, "p");
+        assert_eq!(e.row_key, "r\u{e9}");
+        assert_eq!(e.properties.len(), expected.properties.len());
+        for (name, value) in &expected.properties {
+            match (value, e.properties.get(name)) {
+                (table_runtime::Value::Double(a), Some(table_runtime::Value::Double(b)))
+                    if a.is_nan() =>
+                {
+                    assert!(b.is_nan());
+                }
+                (a, b) => assert_eq!(Some(a), b, "{name}"),
+            }
+        }
+        assert!(e.properties.contains_key("Escaped"));
+        assert!(!e.properties.contains_key("N"));
+        let etag = e.etag.unwrap();
+        assert_eq!(
+            etag,
+            ETag::from_raw(members["odata.etag"].as_str().unwrap())
+        );
+        assert_eq!(etag.timestamp(), e.timestamp);
+        // An ETag that is not the Timestamp's is kept as it came.
+        let other = json!({"odata.etag": "W/\"x\"", "PartitionKey": "p", "RowKey": "r",
+            "Timestamp": "2024-05-01T10:20:30Z"});
+        let e = read_entity(other.to_string().as_bytes()).unwrap();
+        assert_eq!(e.etag, Some(ETag::from_raw("W/\"x\"")));
+        assert_eq!(e.etag.unwrap().timestamp(), None);
+    }
+
+    #[test]
+    fn invalid_entities_are_refused() {
+        for (body, says) in [
+            (
+                r#"{"PartitionKey":"p","RowKey":"r","A@odata.type":"Edm.Int64"}"#,
+                "has no property `A`",
+            ),
+            (
+                r#"{"PartitionKey":"p","RowKey":"r","A":"1","A@odata.type":"Edm.Nope"}"#,
+                "unknown type",
+            ),
+            (
+                r#"{"PartitionKey":"p","RowKey":"r","A":"x","A@odata.type":"Edm.Int64"}"#,
+                "Edm.Int64",
+            ),
+            (
+                r#"{"PartitionKey":1,"RowKey":"r"}"#,
+                "PartitionKey must be a string",
+            ),
+            (
+                r#"{"PartitionKey":"p","RowKey":"r","A":[1]}"#,
+                "array or object",
+            ),
+            (r#"{"PartitionKey":"p"}"#, "needs both"),
+        ] {
+            let e = read_entity(body.as_bytes()).unwrap_err();
+            assert_eq!(e.status, NO_STATUS);
+            assert!(e.message.contains(says), "{body}: {}", e.message);
+        }
+    }
+
+    #[test]
+    fn pages_are_read() {
+        let body = br#"{"odata.metadata":"m","value":[
+            {"PartitionKey":"p","RowKey":"1","A":1},
+            {"PartitionKey":"p","RowKey":"2","A":"2","A@odata.type":"Edm.Int64"}],"more":{"x":[1]}}"#;
+        let page = read_entity_page(body).unwrap();
+        assert_eq!(page.len(), 2);
+        assert_eq!(page[0].get("A"), Some(&table_runtime::Value::Int32(1)));
+        assert_eq!(page[1].get("A"), Some(&table_runtime::Value::Int64(2)));
+        assert!(read_entity_page(br#"{"value":[]}"#).unwrap().is_empty());
+        let none = read_entity_page(br#"{"odata.metadata":"m"}"#).unwrap_err();
+        assert!(none.message.contains("no `value` array"));
+        let bad =
+            read_entity_page(br#"{"value":[{"RowKey":"r"},{"PartitionKey":"p","RowKey":"r"}]}"#);
+        assert!(bad.unwrap_err().message.contains("needs both"));
+        assert!(read_entity_page(br#"{"value":[{"PartitionKey":"p","RowKey":"r"}"#).is_err());
+        assert!(read_entity_page(br#"{"value":[]} x"#).is_err());
+    }
+
+    #[test]
+    fn errors_map_to_codes() {
+        let body = br#"{"odata.error":{"code":"EntityAlreadyExists","message":{"lang":"en-US","value":"The specified entity already exists.\nRequestId:x\nTime:y"}}}"#;
+        let e = service_error(409, None, body);
+        assert_eq!(
+            (e.status, e.code, e.message.as_str()),
+            (
+                409,
+                ErrorCode::EntityAlreadyExists,
+                "The specified entity already exists."
+            )
+        );
+        let e = service_error(404, Some("TableNotFound"), b"");
+        assert_eq!(e.code, ErrorCode::TableNotFound);
+        let e = service_error(
+            403,
+            None,
+            b"<?xml version=\"1.0\"?><Error><Code>AuthorizationFailure</Code><Message>No.</Message></Error>",
+        );
+        assert_eq!(e.status, 403);
+        assert_eq!(e.code, ErrorCode::AuthorizationFailure);
+        assert_eq!(e.message, "No.");
+        // A code the store does not know keeps its spelling at the front of the message.
+        let e = service_error(
+            403,
+            Some("InsufficientAccountPermissions"),
+            b"{\"odata.error\":{\"code\":\"InsufficientAccountPermissions\",\"message\":{\"value\":\"No.\"}}}",
+        );
+        assert_eq!((e.status, e.code), (403, ErrorCode::AuthorizationFailure));
+        assert_eq!(e.message, "InsufficientAccountPermissions: No.");
+        let e = service_error(500, None, b"\xff not json");
+        assert_eq!(e.status, 500);
+        assert!(e.message.contains("500"));
+    }
+
+    fn ops() -> Vec<BatchOperation> {
+        vec![
+            BatchOperation::Insert(Entity::new("p", "1").with("A", "é")),
+            BatchOperation::Merge(Entity::new("p", "2"), IfMatch::Any),
+            BatchOperation::Delete {
+                partition_key: "p".into(),
+                row_key: "3".into(),
+                if_match: IfMatch::Any,
+            },
+        ]
+    }
+
+    #[test]
+    fn batch_bodies_have_one_changeset() {
+        let body = batch_body(
+            &ops(),
+            "http://h/acct/t",
+            |pk, rk| format!("http://h/acct{}", entity_path("t", pk, rk)),
+            0xab,
+        );
+        assert_eq!(
+            body.content_type,
+            "multipart/mixed; boundary=batch_00000000000000ab"
+        );
+        let text = String::from_utf8(body.body).unwrap();
+        assert!(text.is_ascii());
+        assert_eq!(text.matches("--changeset_00000000000000ab\r\n").count(), 3);
+        assert!(text.contains("POST http://h/acct/t HTTP/1.1\r\n"));
+        assert!(text.contains("MERGE http://h/acct/t(PartitionKey='p',RowKey='2') HTTP/1.1\r\n"));
+        assert!(text.contains("If-Match: *\r\n"));
+        assert!(text.ends_with("--changeset_00000000000000ab--\r\n--batch_00000000000000ab--\r\n"));
+    }
+
+    #[test]
+    fn batch_answers_are_read() {
+        let ok = "--batchresponse_1\r\nContent-Type: multipart/mixed; boundary=changesetresponse_2\r\n\r\n\
+            --changesetresponse_2\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n\
+            HTTP/1.1 204 No Content\r\nETag: W/\"datetime'2024-05-01T10%3A20%3A30.1234567Z'\"\r\n\r\n\r\n\
+            --changesetresponse_2\r\nContent-Type: application/http\r\n\r\n\
+            HTTP/1.1 204 No Content\r\nETag: W/\"x\"\r\n\r\n\r\n\
+            --changesetresponse_2\r\nContent-Type: application/http\r\n\r\n\
+            HTTP/1.1 204 No Content\r\n\r\n\r\n\
+            --changesetresponse_2--\r\n--batchresponse_1--\r\n";
+        let etags = batch_results(ok, &ops()).unwrap();
+        assert_eq!(etags.len(), 3);
+        assert!(etags[0].as_ref().unwrap().timestamp().is_some());
+        assert_eq!(etags[1], Some(ETag::from_raw("W/\"x\"")));
+        assert_eq!(etags[2], None);
+
+        let failed = "--batchresponse_1\r\nContent-Type: multipart/mixed; boundary=changesetresponse_2\r\n\r\n\
+            --changesetresponse_2\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n\
+            HTTP/1.1 409 Conflict\r\nContent-ID: 3\r\nContent-Type: application/json;odata=minimalmetadata;charset=utf-8\r\n\r\n\
+            {\"odata.error\":{\"code\":\"EntityAlreadyExists\",\"message\":{\"lang\":\"en-US\",\"value\":\"1:The specified entity already exists.\\nRequestId:r\"}}}\r\n\
+            --changesetresponse_2--\r\n--batchresponse_1--\r\n";
+        let e = batch_results(failed, &ops()).unwrap_err();
+        assert_eq!(e.status, 409);
+        assert_eq!(e.code, ErrorCode::EntityAlreadyExists);
+        assert_eq!(e.failed_index, Some(1));
+        assert_eq!(e.message, "The specified entity already exists.");
+
+        let by_content_id = failed.replace("1:The", "The");
+        let e = batch_results(&by_content_id, &ops()).unwrap_err();
+        assert_eq!(e.failed_index, Some(2));
+
+        let garbage = batch_results("not multipart", &ops()).unwrap_err();
+        assert_eq!(garbage.status, NO_STATUS);
+        let bad_status = batch_results("HTTP/1.1 abc\r\n", &ops()).unwrap_err();
+        assert_eq!(bad_status.status, NO_STATUS);
+    }
+}
