@@ -117,23 +117,23 @@ impl TableSas {
 
     /// The text the signature is computed over (see the module documentation).
     pub fn string_to_sign(&self, account: &str) -> String {
-        let opt = |v: &Option<String>| v.clone().unwrap_or_default();
         let scope = &self.scope;
-        [
-            scope.permissions.to_string(),
-            scope.start.map(sas_time).unwrap_or_default(),
-            sas_time(scope.expiry),
-            format!("/table/{account}/{}", scope.table.to_ascii_lowercase()),
-            opt(&self.identifier),
-            opt(&self.ip_range),
-            opt(&self.protocol),
-            self.version.clone(),
-            opt(&scope.start_partition_key),
-            opt(&scope.start_row_key),
-            opt(&scope.end_partition_key),
-            opt(&scope.end_row_key),
-        ]
-        .join("\n")
+        let token = SasToken {
+            version: Some(self.version.clone()),
+            table: Some(scope.table.clone()),
+            permissions: Some(scope.permissions.to_string()),
+            start: scope.start.map(sas_time),
+            expiry: Some(sas_time(scope.expiry)),
+            start_partition_key: scope.start_partition_key.clone(),
+            start_row_key: scope.start_row_key.clone(),
+            end_partition_key: scope.end_partition_key.clone(),
+            end_row_key: scope.end_row_key.clone(),
+            identifier: self.identifier.clone(),
+            ip_range: self.ip_range.clone(),
+            protocol: self.protocol.clone(),
+            ..SasToken::default()
+        };
+        token.string_to_sign(account)
     }
 
     /// The signature over [`TableSas::string_to_sign`].
@@ -177,21 +177,153 @@ impl TableSas {
     }
 }
 
-/// The fields of a SAS token that matter here, percent-decoded; `None` where absent.
-#[derive(Debug, Default)]
-struct TokenFields {
-    version: Option<String>,
-    table: Option<String>,
-    permissions: Option<String>,
-    start: Option<String>,
-    expiry: Option<String>,
-    start_partition_key: Option<String>,
-    start_row_key: Option<String>,
-    end_partition_key: Option<String>,
-    end_row_key: Option<String>,
-    identifier: Option<String>,
-    ip_range: Option<String>,
-    protocol: Option<String>,
+/// The fields of a SAS token, percent-decoded, as the token gives them; `None` where absent.
+/// The client reads a token's scope from these ([`scope_of_token`]); a server checks a token's
+/// signature over them ([`SasToken::verify`]), since the signature covers the text of each
+/// field, not its meaning (`2024-01-02T03:04:05Z` and `2024-01-02T03:04:05.0000000Z` sign
+/// differently).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct SasToken {
+    /// `sv`: the signed version.
+    pub version: Option<String>,
+    /// `tn`: the table (a table SAS).
+    pub table: Option<String>,
+    /// `sp`: the permissions.
+    pub permissions: Option<String>,
+    /// `st`: the start.
+    pub start: Option<String>,
+    /// `se`: the expiry.
+    pub expiry: Option<String>,
+    /// `spk`: the first PartitionKey.
+    pub start_partition_key: Option<String>,
+    /// `srk`: the first RowKey.
+    pub start_row_key: Option<String>,
+    /// `epk`: the last PartitionKey.
+    pub end_partition_key: Option<String>,
+    /// `erk`: the last RowKey.
+    pub end_row_key: Option<String>,
+    /// `si`: a stored access policy of the table.
+    pub identifier: Option<String>,
+    /// `sip`: the IP address or range requests must come from.
+    pub ip_range: Option<String>,
+    /// `spr`: `https` or `https,http`.
+    pub protocol: Option<String>,
+    /// `ss`: the services of an account SAS (`t` for tables).
+    pub services: Option<String>,
+    /// `srt`: the resource types of an account SAS (`s` service, `c` container, `o` object).
+    pub resource_types: Option<String>,
+    /// `ses`: the encryption scope of an account SAS (versions from 2020-12-06).
+    pub encryption_scope: Option<String>,
+    /// `sig`: the signature.
+    pub signature: Option<String>,
+}
+
+/// The fields the client reads, under their old name.
+type TokenFields = SasToken;
+
+/// The signed versions from which an account SAS signs its encryption scope too.
+const ACCOUNT_SAS_WITH_SCOPE: &str = "2020-12-06";
+
+impl SasToken {
+    /// Reads a token (`name=value&…`, a leading `?` allowed). Fields a SAS does not have are
+    /// skipped (a request's other query parameters); a field given twice, or one that does not
+    /// decode to UTF-8, is an error.
+    pub fn parse(token: &str) -> Result<SasToken, SasError> {
+        SasToken::read(token)
+    }
+
+    /// Whether this is an account SAS (it names services or resource types) rather than a
+    /// table SAS.
+    pub fn is_account_sas(&self) -> bool {
+        self.services.is_some() || self.resource_types.is_some()
+    }
+
+    /// The text the signature covers: a table SAS's twelve lines (see the module
+    /// documentation), or an account SAS's: account, permissions, services, resource types,
+    /// start, expiry, IP range, protocol, version, (encryption scope from version 2020-12-06),
+    /// each followed by a line end.
+    pub fn string_to_sign(&self, account: &str) -> String {
+        let field = |v: &Option<String>| v.clone().unwrap_or_default();
+        if self.is_account_sas() {
+            let mut lines = vec![
+                account.to_owned(),
+                field(&self.permissions),
+                field(&self.services),
+                field(&self.resource_types),
+                field(&self.start),
+                field(&self.expiry),
+                field(&self.ip_range),
+                field(&self.protocol),
+                field(&self.version),
+            ];
+            if self.version.as_deref().unwrap_or_default() >= ACCOUNT_SAS_WITH_SCOPE {
+                lines.push(field(&self.encryption_scope));
+            }
+            let mut text = lines.join("\n");
+            text.push('\n');
+            return text;
+        }
+        [
+            field(&self.permissions),
+            field(&self.start),
+            field(&self.expiry),
+            format!(
+                "/table/{account}/{}",
+                field(&self.table).to_ascii_lowercase()
+            ),
+            field(&self.identifier),
+            field(&self.ip_range),
+            field(&self.protocol),
+            field(&self.version),
+            field(&self.start_partition_key),
+            field(&self.start_row_key),
+            field(&self.end_partition_key),
+            field(&self.end_row_key),
+        ]
+        .join("\n")
+    }
+
+    /// Whether the token's signature is the one `key` gives its fields for `account`.
+    pub fn verify(&self, account: &str, key: &AccountKey) -> bool {
+        let expected = hmac_sha256_base64(key, &self.string_to_sign(account));
+        self.signature.as_deref().is_some_and(|given| {
+            // Compared in full whatever the first difference, so timing tells nothing.
+            given.len() == expected.len()
+                && given
+                    .bytes()
+                    .zip(expected.bytes())
+                    .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+                    == 0
+        })
+    }
+
+    /// The table SAS's scope, with what a stored access policy holds filling in the
+    /// permissions, start and expiry the token leaves out (a field in both is an error, as
+    /// the service has it).
+    pub fn table_scope(
+        &self,
+        policy: Option<(Option<&str>, Option<&str>, Option<&str>)>,
+    ) -> Result<SasScope, SasError> {
+        let mut fields = self.clone();
+        if let Some((permissions, start, expiry)) = policy {
+            for (name, own, from_policy) in [
+                ("sp", &mut fields.permissions, permissions),
+                ("st", &mut fields.start, start),
+                ("se", &mut fields.expiry, expiry),
+            ] {
+                match (&own, from_policy) {
+                    (Some(_), Some(_)) => {
+                        return Err(SasError(format!(
+                            "`{name}` is given by both the token and its stored access policy"
+                        )));
+                    }
+                    (None, Some(value)) => *own = Some(value.to_owned()),
+                    _ => {}
+                }
+            }
+        }
+        fields.scope().map(|(scope, _)| scope)
+    }
 }
 
 impl TokenFields {
@@ -225,6 +357,10 @@ impl TokenFields {
                 "si" => &mut fields.identifier,
                 "sip" => &mut fields.ip_range,
                 "spr" => &mut fields.protocol,
+                "ss" => &mut fields.services,
+                "srt" => &mut fields.resource_types,
+                "ses" => &mut fields.encryption_scope,
+                "sig" => &mut fields.signature,
                 _ => continue,
             };
             let value = percent_decode_str(raw).decode_utf8().map_err(|_| {

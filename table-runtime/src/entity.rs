@@ -214,14 +214,15 @@ fn value_size(value: &Value) -> usize {
 }
 
 /// Checks a property name: an identifier (a letter or `_`, then letters, digits or `_`), not a
-/// system property's name, at most `max_property_name_len` characters.
+/// system property's name, at most `max_property_name_len` characters counted in UTF-16 units
+/// (as the service counts them: a character outside the BMP counts twice).
 pub fn validate_property_name(name: &str, limits: &Limits) -> Result<(), StoreError> {
-    let len = name.chars().count();
+    let len = name.encode_utf16().count();
     if len > limits.max_property_name_len {
         return Err(StoreError::new(
             ErrorCode::PropertyNameTooLong,
             format!(
-                "property name `{}…` is {len} characters; the limit is {}",
+                "property name `{}…` is {len} UTF-16 units; the limit is {}",
                 name.chars().take(16).collect::<String>(),
                 limits.max_property_name_len
             ),

@@ -66,6 +66,24 @@ pub enum ErrorCode {
     AuthorizationFailure,
     /// 403: the credentials do not grant this operation (a SAS without the permission).
     AuthorizationPermissionMismatch,
+    /// 400: a URL that names no resource of the service, or that does not decode.
+    InvalidUri,
+    /// 400: a header whose value the service does not accept (an unknown `x-ms-version`, say).
+    InvalidHeaderValue,
+    /// 400: a header the operation needs is missing (`If-Match` on a delete, say).
+    MissingRequiredHeader,
+    /// 405: a method the resource does not support.
+    UnsupportedHttpVerb,
+    /// 501: a feature this server does not offer.
+    NotImplemented,
+    /// 403: the SAS allows only HTTPS and the request came over HTTP.
+    AuthorizationProtocolMismatch,
+    /// 403: the request came from an address outside the SAS's IP range.
+    AuthorizationSourceIPMismatch,
+    /// 403: the account SAS does not cover this kind of resource (service, table, entity).
+    AuthorizationResourceTypeMismatch,
+    /// 403: the account SAS does not cover the Table service.
+    AuthorizationServiceMismatch,
     /// No usable answer from the service: the connection failed, timed out or the answer could
     /// not be read (status 0). The request may or may not have taken effect.
     NoResponse,
@@ -101,6 +119,15 @@ impl ErrorCode {
         ErrorCode::AuthenticationFailed,
         ErrorCode::AuthorizationFailure,
         ErrorCode::AuthorizationPermissionMismatch,
+        ErrorCode::InvalidUri,
+        ErrorCode::InvalidHeaderValue,
+        ErrorCode::MissingRequiredHeader,
+        ErrorCode::UnsupportedHttpVerb,
+        ErrorCode::NotImplemented,
+        ErrorCode::AuthorizationProtocolMismatch,
+        ErrorCode::AuthorizationSourceIPMismatch,
+        ErrorCode::AuthorizationResourceTypeMismatch,
+        ErrorCode::AuthorizationServiceMismatch,
         ErrorCode::NoResponse,
     ];
 
@@ -141,6 +168,15 @@ impl ErrorCode {
             ErrorCode::AuthenticationFailed => "AuthenticationFailed",
             ErrorCode::AuthorizationFailure => "AuthorizationFailure",
             ErrorCode::AuthorizationPermissionMismatch => "AuthorizationPermissionMismatch",
+            ErrorCode::InvalidUri => "InvalidUri",
+            ErrorCode::InvalidHeaderValue => "InvalidHeaderValue",
+            ErrorCode::MissingRequiredHeader => "MissingRequiredHeader",
+            ErrorCode::UnsupportedHttpVerb => "UnsupportedHttpVerb",
+            ErrorCode::NotImplemented => "NotImplemented",
+            ErrorCode::AuthorizationProtocolMismatch => "AuthorizationProtocolMismatch",
+            ErrorCode::AuthorizationSourceIPMismatch => "AuthorizationSourceIPMismatch",
+            ErrorCode::AuthorizationResourceTypeMismatch => "AuthorizationResourceTypeMismatch",
+            ErrorCode::AuthorizationServiceMismatch => "AuthorizationServiceMismatch",
             ErrorCode::NoResponse => "NoResponse",
         }
     }
@@ -156,7 +192,13 @@ impl ErrorCode {
             ErrorCode::ServerBusy => 503,
             ErrorCode::AuthenticationFailed
             | ErrorCode::AuthorizationFailure
-            | ErrorCode::AuthorizationPermissionMismatch => 403,
+            | ErrorCode::AuthorizationPermissionMismatch
+            | ErrorCode::AuthorizationProtocolMismatch
+            | ErrorCode::AuthorizationSourceIPMismatch
+            | ErrorCode::AuthorizationResourceTypeMismatch
+            | ErrorCode::AuthorizationServiceMismatch => 403,
+            ErrorCode::UnsupportedHttpVerb => 405,
+            ErrorCode::NotImplemented => 501,
             ErrorCode::NoResponse => 0,
             _ => 400,
         }

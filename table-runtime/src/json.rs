@@ -137,9 +137,8 @@ pub fn read_value(
         (Some(EdmType::Int64), Json::String(s)) => {
             Value::Int64(s.parse().map_err(|_| mismatch(EdmType::Int64))?)
         }
-        (Some(EdmType::Int64), Json::Number(n)) => {
-            Value::Int64(n.as_i64().ok_or_else(|| mismatch(EdmType::Int64))?)
-        }
+        // The service refuses an Int64 written as a JSON number: it must be a string, as JSON
+        // numbers lose precision past 2^53.
         (Some(EdmType::Double), Json::Number(n)) => {
             Value::Double(n.as_f64().ok_or_else(|| mismatch(EdmType::Double))?)
         }

@@ -177,6 +177,72 @@ pub fn read_entity_page(body: &[u8]) -> Result<Vec<Entity>, StoreError> {
     }
 }
 
+/// Reads the entity of a request body as the service does, strictly: a body that is not one JSON
+/// object, a property given twice, a value whose JSON form does not fit its `@odata.type` (an
+/// Int64 sent as a JSON number, a DateTime that does not parse), an integer too large for any
+/// EDM type, or a missing PartitionKey or RowKey is refused with the service's code. The
+/// Timestamp and `odata.*` members are ignored.
+pub fn read_request_entity(body: &[u8]) -> Result<Entity, StoreError> {
+    let members = request_members(body)?;
+    table_runtime::json::entity_from_json(&Json::Object(members))
+}
+
+/// [`read_request_entity`] for a body whose keys are in the URL: PartitionKey and RowKey may be
+/// left out (they read as empty).
+pub fn read_request_entity_keyless(body: &[u8]) -> Result<Entity, StoreError> {
+    let mut members = request_members(body)?;
+    for key in ["PartitionKey", "RowKey"] {
+        members
+            .entry(key)
+            .or_insert_with(|| Json::String(String::new()));
+    }
+    table_runtime::json::entity_from_json(&Json::Object(members))
+}
+
+fn request_members(body: &[u8]) -> Result<serde_json::Map<String, Json>, StoreError> {
+    struct Members;
+    impl<'de> Visitor<'de> for Members {
+        type Value = Result<serde_json::Map<String, Json>, String>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("an entity object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut members = serde_json::Map::new();
+            let mut twice = None;
+            while let Some(Key(name)) = map.next_key()? {
+                let value: Json = map.next_value()?;
+                if members.insert(name.to_string(), value).is_some() {
+                    twice.get_or_insert(name.into_owned());
+                }
+            }
+            Ok(match twice {
+                Some(name) => Err(name),
+                None => Ok(members),
+            })
+        }
+    }
+    let invalid = |message: String| StoreError::new(ErrorCode::InvalidInput, message);
+    let mut deserializer = serde_json::Deserializer::from_slice(body);
+    let members = serde::Deserializer::deserialize_map(&mut deserializer, Members)
+        .and_then(|m| deserializer.end().map(|()| m))
+        .map_err(|e| invalid(format!("the body is not a JSON object: {e}")))?
+        .map_err(|name| invalid(format!("property `{name}` is given twice")))?;
+    for (name, value) in &members {
+        if let Json::Number(n) = value
+            && n.as_i64().is_none()
+            && n.as_f64()
+                .is_some_and(|f| f.fract() == 0.0 && f.abs() >= 9.223_372_036_854_776e18)
+            && !n.to_string().contains(['.', 'e', 'E'])
+        {
+            return Err(StoreError::new(
+                ErrorCode::OutOfRangeInput,
+                format!("property `{name}` = {n} is too large for any EDM integer type"),
+            ));
+        }
+    }
+    Ok(members)
+}
+
 fn unreadable_entity(message: String) -> StoreError {
     protocol_error(format!(
         "the service returned an entity that cannot be read: {message}"

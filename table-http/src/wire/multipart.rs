@@ -95,8 +95,11 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
 }
 
+/// Header lines as name and value.
+type Headers = Vec<(String, String)>;
+
 /// Splits `part` into its header lines and its body at the first blank line.
-fn headers_and_body(part: &[u8]) -> Result<(Vec<(String, String)>, &[u8]), StoreError> {
+fn headers_and_body(part: &[u8]) -> Result<(Headers, &[u8]), StoreError> {
     let (head, body) = match find(part, b"\r\n\r\n") {
         Some(i) => (&part[..i], &part[i + 4..]),
         None => match find(part, b"\n\n") {

@@ -279,6 +279,13 @@ impl Store {
         }
     }
 
+    /// The same store, sending every change from now on to `journal`: for a store just
+    /// restored from what the journal kept, which must not be journaled again.
+    pub fn with_journal(mut self, journal: Arc<dyn Journal>) -> Store {
+        self.options.journal = Some(journal);
+        self
+    }
+
     /// The store's options.
     pub fn options(&self) -> &StoreOptions {
         &self.options

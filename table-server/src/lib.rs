@@ -1,0 +1,640 @@
+//! `table-server`: the in-process store served over the Azure Table service's REST API, so any
+//! SDK in any language can test against it with `UseDevelopmentStorage=true`.
+//!
+//! - [`route`] reads where a request goes (path-style or host-style accounts, the resource);
+//! - [`auth`] checks SharedKey, SharedKeyLite, account SAS and table SAS;
+//! - [`api`] runs the operations on the store, through the same `Backend` trait the typed API
+//!   uses (a table SAS through the store's `Scoped` wrapper, which enforces its key range);
+//! - [`disk`] keeps every change in redb when the server has a data directory.
+//!
+//! The wire format (entity JSON at three metadata levels, `$batch`, errors, continuations) is
+//! `table_http::wire`, the client's own codec, read and written from the service's side.
+
+pub mod api;
+pub mod auth;
+pub mod disk;
+pub mod route;
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::future::{Future, poll_fn};
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+use std::pin::pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::task::Poll;
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::Incoming;
+use hyper::{HeaderMap, Request, Response, StatusCode};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use table_http::connection::AccountKey;
+use table_runtime::sas::Scoped;
+use table_runtime::{ErrorCode, PagingQuirks, Store, StoreError, StoreOptions};
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+
+use crate::api::Answer;
+use crate::auth::{Accounts, Grant};
+use crate::disk::Disk;
+use crate::route::Resource;
+
+/// The largest request body read: a `$batch` may be 4 MiB, plus room for its framing.
+pub const MAX_BODY: usize = 4 * 1024 * 1024 + 64 * 1024;
+/// The REST API version answered when a request names none.
+pub const DEFAULT_VERSION: &str = "2019-02-02";
+/// The newest REST API version this server knows.
+pub const LATEST_VERSION: &str = "2025-11-05";
+/// The oldest version that speaks JSON.
+pub const OLDEST_JSON_VERSION: &str = "2013-08-15";
+/// How long a client may take to send a request's headers, then its body.
+pub const READ_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Where the data lives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Storage {
+    /// Nothing on disk: gone when the server stops.
+    InMemory,
+    /// One redb database per account in this directory.
+    Dir(PathBuf),
+}
+
+/// How a server runs.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Where to listen.
+    pub addr: SocketAddr,
+    /// Where the data lives.
+    pub storage: Storage,
+    /// The accounts served, with their keys.
+    pub accounts: Accounts,
+    /// Print one line per request on stderr.
+    pub log_requests: bool,
+    /// Print each query's class, entities examined and returned on stderr.
+    pub trace_queries: bool,
+    /// Refuse table scans.
+    pub deny_table_scans: bool,
+    /// Refuse partition scans (and table scans).
+    pub deny_partition_scans: bool,
+    /// End pages early as the service may (see [`paging_quirks`]).
+    pub paging_quirks: Option<u64>,
+}
+
+impl Config {
+    /// The defaults: 127.0.0.1:10002, in memory, the emulator's account and key.
+    pub fn development() -> Config {
+        let mut accounts = Accounts::default();
+        accounts.add(
+            table_http::connection::DEV_ACCOUNT,
+            AccountKey::from_base64(table_http::connection::DEV_ACCOUNT_KEY)
+                .unwrap_or_else(|_| unreachable!("the emulator's key is base64")),
+        );
+        Config {
+            addr: SocketAddr::from(([127, 0, 0, 1], 10002)),
+            storage: Storage::InMemory,
+            accounts,
+            log_requests: false,
+            trace_queries: false,
+            deny_table_scans: false,
+            deny_partition_scans: false,
+            paging_quirks: None,
+        }
+    }
+}
+
+/// The page endings a seed chooses: every page ends at a partition boundary, the first page of
+/// each query is empty with a continuation, and a page ends after examining between 1 and 50
+/// entities (the seed picks how many), so a selective filter gives empty pages that still carry
+/// a continuation.
+pub fn paging_quirks(seed: u64) -> PagingQuirks {
+    // A splitmix64 step spreads nearby seeds apart.
+    let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    PagingQuirks {
+        end_at_partition_boundary: true,
+        max_examined_per_page: Some(1 + (z % 50) as usize),
+        empty_first_page: true,
+    }
+}
+
+/// One account's data.
+#[derive(Debug)]
+struct AccountData {
+    store: Store,
+    disk: Option<Arc<Disk>>,
+}
+
+#[derive(Debug)]
+struct State {
+    config: Config,
+    data: HashMap<String, AccountData>,
+    requests: AtomicU64,
+}
+
+/// Why a server could not start.
+#[derive(Debug)]
+pub struct StartError(pub String);
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for StartError {}
+
+/// What opening the data found, per account.
+#[derive(Debug, Clone)]
+pub struct Opened {
+    /// Account name, tables and entities read back from disk.
+    pub restored: Vec<(String, disk::Restored)>,
+}
+
+fn open_state(config: Config) -> Result<(State, Opened), StartError> {
+    let options = StoreOptions {
+        forbid_table_scans: config.deny_table_scans,
+        forbid_partition_scans: config.deny_partition_scans,
+        paging: config.paging_quirks.map(paging_quirks).unwrap_or_default(),
+        ..StoreOptions::default()
+    };
+    let mut data = HashMap::new();
+    let mut restored = Vec::new();
+    let mut names: Vec<&str> = config.accounts.names().collect();
+    names.sort_unstable();
+    for name in names {
+        let account = match &config.storage {
+            Storage::InMemory => AccountData {
+                store: Store::with_options(options.clone()),
+                disk: None,
+            },
+            Storage::Dir(dir) => {
+                std::fs::create_dir_all(dir).map_err(|e| {
+                    StartError(format!(
+                        "cannot create the data directory {}: {e}",
+                        dir.display()
+                    ))
+                })?;
+                let path = dir.join(format!("{name}.redb"));
+                let (store, disk, found) = disk::open_store(&path, options.clone())
+                    .map_err(|e| StartError(e.to_string()))?;
+                restored.push((name.to_owned(), found));
+                AccountData {
+                    store,
+                    disk: Some(disk),
+                }
+            }
+        };
+        data.insert(name.to_owned(), account);
+    }
+    Ok((
+        State {
+            config,
+            data,
+            requests: AtomicU64::new(0),
+        },
+        Opened { restored },
+    ))
+}
+
+/// A running server.
+#[derive(Debug)]
+pub struct Server {
+    addr: SocketAddr,
+    stop: watch::Sender<bool>,
+    done: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Server {
+    /// Starts a server on its own threads (a small Tokio runtime), listening once this returns.
+    /// Port 0 picks a free port: see [`Server::addr`].
+    pub fn start(config: Config) -> Result<(Server, Opened), StartError> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_io()
+            .enable_time()
+            .thread_name("table-server")
+            .build()
+            .map_err(|e| StartError(format!("cannot start the runtime: {e}")))?;
+        let addr = config.addr;
+        let (state, opened) = open_state(config)?;
+        let listener = runtime
+            .block_on(TcpListener::bind(addr))
+            .map_err(|e| StartError(format!("cannot listen on {addr}: {e}")))?;
+        let addr = listener
+            .local_addr()
+            .map_err(|e| StartError(format!("cannot read the listening address: {e}")))?;
+        let (stop, stopped) = watch::channel(false);
+        let done = std::thread::Builder::new()
+            .name("table-server".into())
+            .spawn(move || runtime.block_on(serve(listener, Arc::new(state), stopped)))
+            .map_err(|e| StartError(format!("cannot start the server thread: {e}")))?;
+        Ok((
+            Server {
+                addr,
+                stop,
+                done: Some(done),
+            },
+            opened,
+        ))
+    }
+
+    /// Where it listens.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The account's Table endpoint: `http://127.0.0.1:PORT/ACCOUNT`.
+    pub fn endpoint(&self, account: &str) -> String {
+        format!("http://{}/{account}", self.addr)
+    }
+
+    /// A connection string for the emulator's account on this server.
+    pub fn connection_string(&self) -> String {
+        format!(
+            "DefaultEndpointsProtocol=http;AccountName={};AccountKey={};TableEndpoint={}",
+            table_http::connection::DEV_ACCOUNT,
+            table_http::connection::DEV_ACCOUNT_KEY,
+            self.endpoint(table_http::connection::DEV_ACCOUNT)
+        )
+    }
+
+    /// Stops gracefully: no new connections, requests in flight finish, data is flushed.
+    pub fn stop(mut self) {
+        self.shut();
+    }
+
+    fn shut(&mut self) {
+        let _ = self.stop.send(true);
+        if let Some(done) = self.done.take() {
+            let _ = done.join();
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.shut();
+    }
+}
+
+/// Runs `future` until it completes or `stop` turns true; `None` when stopped first.
+async fn unless_stopped<F: Future>(
+    future: F,
+    stop: &mut watch::Receiver<bool>,
+) -> Option<F::Output> {
+    let mut future = pin!(future);
+    let mut stopped = pin!(stop.wait_for(|s| *s));
+    poll_fn(|cx| {
+        if let Poll::Ready(out) = future.as_mut().poll(cx) {
+            return Poll::Ready(Some(out));
+        }
+        if stopped.as_mut().poll(cx).is_ready() {
+            return Poll::Ready(None);
+        }
+        Poll::Pending
+    })
+    .await
+}
+
+/// Serves until `stop` turns true, then lets open connections finish their requests (for at
+/// most 30 seconds) and flushes the data.
+async fn serve(listener: TcpListener, state: Arc<State>, mut stop: watch::Receiver<bool>) {
+    let open = Arc::new(AtomicUsize::new(0));
+    let (closed_tx, mut closed) = watch::channel(());
+    loop {
+        let Some(accepted) = unless_stopped(listener.accept(), &mut stop).await else {
+            break;
+        };
+        let (stream, peer) = match accepted {
+            Ok(a) => a,
+            Err(e) => {
+                eprintln!("table-server: accept failed: {e}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let state = state.clone();
+        let mut conn_stop = stop.clone();
+        let open = open.clone();
+        let closed_tx = closed_tx.clone();
+        open.fetch_add(1, Ordering::SeqCst);
+        tokio::spawn(async move {
+            let service = hyper::service::service_fn(move |req| {
+                let state = state.clone();
+                async move { Ok::<_, Infallible>(handle(&state, req, peer.ip()).await) }
+            });
+            let mut builder = hyper::server::conn::http1::Builder::new();
+            builder
+                .timer(TokioTimer::new())
+                .header_read_timeout(READ_TIMEOUT)
+                .max_headers(100)
+                .keep_alive(true);
+            let conn = builder.serve_connection(TokioIo::new(stream), service);
+            let mut conn = pin!(conn);
+            let mut stopping = false;
+            poll_fn(|cx| {
+                if !stopping {
+                    let mut stopped = pin!(conn_stop.wait_for(|s| *s));
+                    if stopped.as_mut().poll(cx).is_ready() {
+                        stopping = true;
+                        conn.as_mut().graceful_shutdown();
+                    }
+                }
+                conn.as_mut().poll(cx)
+            })
+            .await
+            .ok();
+            open.fetch_sub(1, Ordering::SeqCst);
+            let _ = closed_tx.send(());
+        });
+    }
+    drop(listener);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    while open.load(Ordering::SeqCst) > 0 && tokio::time::Instant::now() < deadline {
+        let _ = tokio::time::timeout_at(deadline, closed.changed()).await;
+    }
+    for account in state.data.values() {
+        if let Some(disk) = &account.disk {
+            disk.close();
+        }
+    }
+}
+
+fn request_id(state: &State) -> String {
+    let n = state.requests.fetch_add(1, Ordering::Relaxed) + 1;
+    format!("{:08x}-0000-4000-8000-{n:012x}", std::process::id())
+}
+
+fn header_value(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
+}
+
+/// Checks `x-ms-version` as the service does: a date it knows.
+fn check_version(headers: &HeaderMap) -> Result<String, StoreError> {
+    let Some(version) = header_value(headers, "x-ms-version") else {
+        return Ok(DEFAULT_VERSION.to_owned());
+    };
+    let shaped = version.len() == 10
+        && version.bytes().enumerate().all(|(i, b)| {
+            if i == 4 || i == 7 {
+                b == b'-'
+            } else {
+                b.is_ascii_digit()
+            }
+        });
+    if !shaped || version.as_str() > LATEST_VERSION || version.as_str() < OLDEST_JSON_VERSION {
+        return Err(StoreError::new(
+            ErrorCode::InvalidHeaderValue,
+            format!(
+                "x-ms-version `{version}` is not a version this server speaks ({OLDEST_JSON_VERSION} to {LATEST_VERSION})"
+            ),
+        ));
+    }
+    Ok(version)
+}
+
+async fn handle(state: &State, req: Request<Incoming>, peer: IpAddr) -> Response<Full<Bytes>> {
+    let started = std::time::Instant::now();
+    let id = request_id(state);
+    let method = req.method().as_str().to_owned();
+    let path = req.uri().path().to_owned();
+    let version = check_version(req.headers());
+    let client_request_id = header_value(req.headers(), "x-ms-client-request-id");
+    let (answer, traced) = match version.clone() {
+        Ok(_) => answer(state, req, peer).await,
+        Err(e) => (Err(e), None),
+    };
+    let date = table_http::auth::http_date(time::OffsetDateTime::now_utc());
+    let answer = answer.unwrap_or_else(|e| error_answer(&e, &id, &date));
+    if state.config.log_requests {
+        eprintln!(
+            "table-server: {peer} {method} {path} -> {} ({} µs)",
+            answer.status.as_u16(),
+            started.elapsed().as_micros()
+        );
+    }
+    if let Some(t) = traced {
+        eprintln!(
+            "table-server: query {}: {} on `{}` ({}): {} examined, {} returned",
+            id,
+            t.stats.class,
+            t.table,
+            if t.filter.is_empty() {
+                "no filter"
+            } else {
+                &t.filter
+            },
+            t.stats.examined,
+            t.stats.returned
+        );
+    }
+    let mut response = Response::builder()
+        .status(answer.status)
+        .header("x-ms-request-id", &id)
+        .header(
+            "x-ms-version",
+            version.unwrap_or_else(|_| DEFAULT_VERSION.to_owned()),
+        )
+        .header("date", date)
+        .header("x-content-type-options", "nosniff")
+        .header("cache-control", "no-cache")
+        .header("dataserviceversion", "3.0;");
+    if let Some(client) = client_request_id {
+        response = response.header("x-ms-client-request-id", client);
+    }
+    for (name, value) in answer.headers {
+        response = response.header(name, value);
+    }
+    response.body(Full::new(answer.body)).unwrap_or_else(|e| {
+        let mut fallback = Response::new(Full::new(Bytes::from(format!(
+            "the server could not write its answer: {e}"
+        ))));
+        *fallback.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
+        fallback
+    })
+}
+
+fn error_answer(error: &StoreError, id: &str, date: &str) -> Answer {
+    let status = StatusCode::from_u16(error.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    Answer {
+        status,
+        headers: vec![
+            ("x-ms-error-code", error.code.as_str().to_owned()),
+            (
+                "content-type",
+                "application/json;odata=minimalmetadata;streaming=true;charset=utf-8".to_owned(),
+            ),
+        ],
+        body: Bytes::from(table_http::wire::format::error_document(
+            error.code.as_str(),
+            &error.message,
+            id,
+            date,
+        )),
+    }
+}
+
+async fn read_body(body: Incoming) -> Result<Bytes, StoreError> {
+    let collected =
+        tokio::time::timeout(READ_TIMEOUT, Limited::new(body, MAX_BODY).collect()).await;
+    match collected {
+        Err(_) => Err(StoreError::new(
+            ErrorCode::OperationTimedOut,
+            "the request body did not arrive within 30 seconds",
+        )),
+        Ok(Err(e))
+            if e.downcast_ref::<http_body_util::LengthLimitError>()
+                .is_some() =>
+        {
+            Err(StoreError::new(
+                ErrorCode::RequestBodyTooLarge,
+                format!("the request body is larger than {MAX_BODY} bytes"),
+            ))
+        }
+        Ok(Err(e)) => Err(StoreError::new(
+            ErrorCode::InvalidInput,
+            format!("the request body could not be read: {e}"),
+        )),
+        Ok(Ok(collected)) => Ok(collected.to_bytes()),
+    }
+}
+
+async fn answer(
+    state: &State,
+    req: Request<Incoming>,
+    peer: IpAddr,
+) -> (Result<Answer, StoreError>, Option<api::Traced>) {
+    let mut traced = None;
+    let result = answer_inner(state, req, peer, &mut traced).await;
+    (result, traced)
+}
+
+async fn answer_inner(
+    state: &State,
+    req: Request<Incoming>,
+    peer: IpAddr,
+    traced: &mut Option<api::Traced>,
+) -> Result<Answer, StoreError> {
+    let (parts, body) = req.into_parts();
+    let path = parts.uri.path();
+    if let Some(rest) = path.strip_prefix("/_stats/") {
+        return partition_stats(state, rest);
+    }
+    let host = header_value(&parts.headers, "host");
+    let target = route::target(path, parts.uri.query(), host.as_deref())?;
+    let mut method = parts.method.as_str().to_ascii_uppercase();
+    if method == "POST"
+        && let Some(tunnelled) = header_value(&parts.headers, "x-http-method")
+    {
+        method = tunnelled.to_ascii_uppercase();
+    }
+    let body = read_body(body).await?;
+    let data = state.data.get(&target.account).ok_or_else(|| {
+        StoreError::new(
+            ErrorCode::AuthenticationFailed,
+            format!("this server has no account `{}`", target.account),
+        )
+    })?;
+    let grant = auth::authenticate(
+        &state.config.accounts,
+        &target,
+        parts.method.as_str(),
+        &parts.headers,
+        peer,
+        time::OffsetDateTime::now_utc(),
+        |_table, _id| None,
+    )?;
+    if target.secondary && method != "GET" {
+        return Err(StoreError::new(
+            ErrorCode::AuthorizationFailure,
+            "the secondary endpoint serves reads only",
+        ));
+    }
+    let request = api::Request {
+        method: &method,
+        target: &target,
+        headers: &parts.headers,
+        body: &body,
+    };
+    let mut wrote = false;
+    let answer = match grant {
+        Grant::Key => api::run(&data.store, &request, &mut wrote, traced).await,
+        Grant::Account {
+            permissions,
+            resource_types,
+        } => {
+            check_account_sas(&request, &permissions, &resource_types)?;
+            api::run(&data.store, &request, &mut wrote, traced).await
+        }
+        Grant::Table(scope) => {
+            let scoped = Scoped::new(&data.store, scope);
+            api::run(&scoped, &request, &mut wrote, traced).await
+        }
+    };
+    // A batch answers 202 whether or not it applied; it waits for the disk either way (a
+    // failed one wrote nothing, so the wait is short).
+    if wrote && let Some(disk) = &data.disk {
+        disk.durable().await?;
+    }
+    answer
+}
+
+/// The permissions an account SAS needs for a request (the service's table of operations).
+fn check_account_sas(
+    req: &api::Request<'_>,
+    permissions: &str,
+    resource_types: &str,
+) -> Result<(), StoreError> {
+    let resource = &req.target.resource;
+    let kind = auth::resource_type(resource);
+    let (all_of, any_of) = match (resource, req.method) {
+        (Resource::Tables, "GET") => ("", "l"),
+        (Resource::Tables, _) => ("", "cwa"),
+        (Resource::Table(_), _) => ("d", ""),
+        (Resource::Rows(_) | Resource::Entity(..), "GET") => ("r", ""),
+        (Resource::Rows(_), _) => ("a", ""),
+        (Resource::Entity(..), "DELETE") => ("d", ""),
+        (Resource::Entity(..), _) if req.header("if-match").is_some() => ("u", ""),
+        (Resource::Entity(..), _) => ("au", ""),
+        (Resource::Batch, _) => ("", "audw"),
+        (Resource::Service, "GET") => ("r", ""),
+        (Resource::Service, _) => ("w", ""),
+    };
+    auth::check_account(permissions, resource_types, kind, all_of, any_of)
+}
+
+/// `GET /_stats/ACCOUNT/TABLE`: each partition's entities, reads, writes and entities scanned,
+/// as JSON. Not part of the Table service; no credentials needed (the server listens on
+/// loopback unless told otherwise).
+fn partition_stats(state: &State, rest: &str) -> Result<Answer, StoreError> {
+    let (account, table) = rest
+        .split_once('/')
+        .ok_or_else(|| StoreError::new(ErrorCode::InvalidUri, "use /_stats/ACCOUNT/TABLE"))?;
+    let data = state.data.get(account).ok_or_else(|| {
+        StoreError::new(
+            ErrorCode::ResourceNotFound,
+            format!("no account `{account}`"),
+        )
+    })?;
+    let stats = data.store.partition_stats(table)?;
+    let body = serde_json::to_vec(&stats).map_err(|e| {
+        StoreError::new(
+            ErrorCode::InternalError,
+            format!("cannot write the stats: {e}"),
+        )
+    })?;
+    Ok(Answer {
+        status: StatusCode::OK,
+        headers: vec![("content-type", "application/json".to_owned())],
+        body: Bytes::from(body),
+    })
+}
