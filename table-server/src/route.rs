@@ -82,7 +82,9 @@ pub fn resource(rest: &str) -> Result<Resource, StoreError> {
     if decoded.is_empty() {
         return Ok(Resource::Service);
     }
-    if decoded.contains('/') {
+    // A `/` sent as such: a deeper path than the service has (one inside a key arrives
+    // percent-encoded).
+    if rest.contains('/') {
         return Err(invalid_uri(format!(
             "`{decoded}` names no Table service resource"
         )));
