@@ -200,44 +200,43 @@ pub fn read_request_entity_keyless(body: &[u8]) -> Result<Entity, StoreError> {
 }
 
 fn request_members(body: &[u8]) -> Result<serde_json::Map<String, Json>, StoreError> {
+    /// Members as written, so a name given twice and a number's digits can be seen.
     struct Members;
     impl<'de> Visitor<'de> for Members {
-        type Value = Result<serde_json::Map<String, Json>, String>;
+        type Value = Vec<(String, Box<serde_json::value::RawValue>)>;
         fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
             f.write_str("an entity object")
         }
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            let mut members = serde_json::Map::new();
-            let mut twice = None;
+            let mut members = Vec::new();
             while let Some(Key(name)) = map.next_key()? {
-                let value: Json = map.next_value()?;
-                if members.insert(name.to_string(), value).is_some() {
-                    twice.get_or_insert(name.into_owned());
-                }
+                members.push((name.into_owned(), map.next_value()?));
             }
-            Ok(match twice {
-                Some(name) => Err(name),
-                None => Ok(members),
-            })
+            Ok(members)
         }
     }
     let invalid = |message: String| StoreError::new(ErrorCode::InvalidInput, message);
     let mut deserializer = serde_json::Deserializer::from_slice(body);
-    let members = serde::Deserializer::deserialize_map(&mut deserializer, Members)
+    let raw = serde::Deserializer::deserialize_map(&mut deserializer, Members)
         .and_then(|m| deserializer.end().map(|()| m))
-        .map_err(|e| invalid(format!("the body is not a JSON object: {e}")))?
-        .map_err(|name| invalid(format!("property `{name}` is given twice")))?;
-    for (name, value) in &members {
-        if let Json::Number(n) = value
-            && n.as_i64().is_none()
-            && n.as_f64()
-                .is_some_and(|f| f.fract() == 0.0 && f.abs() >= 9.223_372_036_854_776e18)
-            && !n.to_string().contains(['.', 'e', 'E'])
+        .map_err(|e| invalid(format!("the body is not a JSON object: {e}")))?;
+    let mut members = serde_json::Map::new();
+    for (name, value) in raw {
+        let text = value.get();
+        let digits = text.strip_prefix('-').unwrap_or(text);
+        if !digits.is_empty()
+            && digits.bytes().all(|b| b.is_ascii_digit())
+            && text.parse::<i64>().is_err()
         {
             return Err(StoreError::new(
                 ErrorCode::OutOfRangeInput,
-                format!("property `{name}` = {n} is too large for any EDM integer type"),
+                format!("property `{name}` = {text} is too large for any EDM integer type"),
             ));
+        }
+        let value: Json =
+            serde_json::from_str(text).map_err(|e| invalid(format!("property `{name}`: {e}")))?;
+        if members.insert(name.clone(), value).is_some() {
+            return Err(invalid(format!("property `{name}` is given twice")));
         }
     }
     Ok(members)

@@ -41,11 +41,14 @@ test("a wrong account key is refused with 403", async (t) => {
   await client.createEntity({ partitionKey: "p", rowKey: "r" });
   const bad = h.tableClient(name, new AzureNamedKeyCredential(h.accountName, wrongKey()));
   const deviations = new h.Deviations(t);
+  // Never created unless the server wrongly accepts the request; removed in that case.
+  const refusedTable = h.uniqueTableName("no");
+  t.after(() => h.serviceClient().deleteTable(refusedTable));
 
   for (const attempt of [
     () => bad.getEntity("p", "r"),
     () => bad.createEntity({ partitionKey: "p", rowKey: "intruder" }),
-    () => h.serviceClient(new AzureNamedKeyCredential(h.accountName, wrongKey())).createTable(h.uniqueTableName("no")),
+    () => h.serviceClient(new AzureNamedKeyCredential(h.accountName, wrongKey())).createTable(refusedTable),
   ]) {
     const err = await h.expectRestError(attempt, { status: 403 });
     await deviations.check("auth-error-code", () => h.assertErrorCode(err, "AuthenticationFailed"));
@@ -89,6 +92,7 @@ test("account SAS with read and list permissions allows reads and refuses writes
     code: "AuthorizationPermissionMismatch",
   });
   const refusedTable = h.uniqueTableName("refused");
+  t.after(() => h.serviceClient().deleteTable(refusedTable)); // only there if wrongly created
   await h.expectRestError(() => h.sasServiceClient(sas).createTable(refusedTable), {
     status: 403,
     code: "AuthorizationPermissionMismatch",

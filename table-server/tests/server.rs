@@ -1,0 +1,582 @@
+//! table-server end to end: the project's own HTTP client (`table-http`) and raw HTTP requests
+//! against a server started in the test, in memory and on disk.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+
+use table_http::HttpBackend;
+use table_http::auth::{authorization, canonicalized_resource, http_date, string_to_sign};
+use table_http::connection::{AccountKey, DEV_ACCOUNT, DEV_ACCOUNT_KEY};
+use table_http::sas::{TablePermissions, TableSas};
+use table_runtime::batch::BatchOperation;
+use table_runtime::{Backend, Entity, ErrorCode, IfMatch, Query};
+use table_server::{Config, Server, Storage};
+
+fn start(config: Config) -> Server {
+    Server::start(config).expect("the server starts").0
+}
+
+fn in_memory() -> Config {
+    let mut config = Config::development();
+    config.addr = "127.0.0.1:0".parse().unwrap();
+    config
+}
+
+fn client(server: &Server) -> HttpBackend {
+    HttpBackend::from_connection_string(&server.connection_string()).unwrap()
+}
+
+fn key() -> AccountKey {
+    AccountKey::from_base64(DEV_ACCOUNT_KEY).unwrap()
+}
+
+/// A raw answer.
+struct Raw {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Raw {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.body))
+    }
+
+    fn error_code(&self) -> String {
+        self.json()["odata.error"]["code"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    }
+}
+
+/// Sends one request over a fresh connection; `sign` adds a SharedKey signature.
+fn raw(
+    server: &Server,
+    method: &str,
+    path_and_query: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+    sign: bool,
+) -> Raw {
+    let date = http_date(time::OffsetDateTime::now_utc());
+    let path = path_and_query.split('?').next().unwrap();
+    let content_type = headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case("content-type"))
+        .map_or("", |(_, v)| *v);
+    let comp = path_and_query
+        .split_once("comp=")
+        .map(|(_, c)| c.split('&').next().unwrap());
+    let mut request = format!(
+        "{method} {path_and_query} HTTP/1.1\r\nHost: {}\r\nx-ms-date: {date}\r\nContent-Length: {}\r\nConnection: close\r\n",
+        server.addr(),
+        body.len()
+    );
+    if !headers
+        .iter()
+        .any(|(n, _)| n.eq_ignore_ascii_case("x-ms-version"))
+    {
+        request.push_str("x-ms-version: 2019-02-02\r\n");
+    }
+    if sign {
+        let text = string_to_sign(
+            method,
+            "",
+            content_type,
+            &date,
+            &canonicalized_resource(DEV_ACCOUNT, path, comp),
+        );
+        request.push_str(&format!(
+            "Authorization: {}\r\n",
+            authorization(DEV_ACCOUNT, &key(), &text)
+        ));
+    }
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str("\r\n");
+    let mut stream = TcpStream::connect(server.addr()).unwrap();
+    stream.write_all(request.as_bytes()).unwrap();
+    stream.write_all(body).unwrap();
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).unwrap();
+    let text = String::from_utf8_lossy(&answer).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|s| s.parse().ok())
+        .unwrap();
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_owned(), v.trim().to_owned()))
+        .collect();
+    Raw {
+        status,
+        headers,
+        body: body.to_owned(),
+    }
+}
+
+fn block<F: std::future::Future>(f: F) -> F::Output {
+    pollster::block_on(f)
+}
+
+#[test]
+fn entity_operations_through_the_client() {
+    let server = start(in_memory());
+    let c = client(&server);
+    block(c.create_table("Orders")).unwrap();
+    assert_eq!(
+        block(c.create_table("orders")).unwrap_err().code,
+        ErrorCode::TableAlreadyExists
+    );
+    let first = block(c.write(
+        "Orders",
+        BatchOperation::Insert(Entity::new("c1", "o1").with("Total", 12.5).with("N", 7i64)),
+    ))
+    .unwrap();
+    let read = block(c.get("Orders", "c1", "o1", None)).unwrap();
+    assert_eq!(read.get("N"), Some(&table_runtime::Value::Int64(7)));
+    assert_eq!(read.etag.as_ref(), Some(&first.etag));
+    // A stale ETag is refused; the current one works.
+    block(c.write(
+        "Orders",
+        BatchOperation::Merge(
+            Entity::new("c1", "o1").with("Paid", true),
+            IfMatch::ETag(first.etag.clone()),
+        ),
+    ))
+    .unwrap();
+    let stale = block(c.write(
+        "Orders",
+        BatchOperation::Replace(Entity::new("c1", "o1"), IfMatch::ETag(first.etag.clone())),
+    ))
+    .unwrap_err();
+    assert_eq!(
+        (stale.status, stale.code),
+        (412, ErrorCode::UpdateConditionNotSatisfied)
+    );
+    let merged = block(c.get("Orders", "c1", "o1", Some(&["Paid"]))).unwrap();
+    assert_eq!(
+        merged.get("Paid"),
+        Some(&table_runtime::Value::Boolean(true))
+    );
+    assert!(merged.get("Total").is_none());
+    let missing = block(c.get("Orders", "c1", "nope", None)).unwrap_err();
+    assert_eq!(
+        (missing.status, missing.code),
+        (404, ErrorCode::ResourceNotFound)
+    );
+    block(c.write(
+        "Orders",
+        BatchOperation::Delete {
+            partition_key: "c1".into(),
+            row_key: "o1".into(),
+            if_match: IfMatch::Any,
+        },
+    ))
+    .unwrap();
+    assert!(block(c.get("Orders", "c1", "o1", None)).is_err());
+    let missing_table = block(c.get("Nope", "a", "b", None)).unwrap_err();
+    assert_eq!(missing_table.code, ErrorCode::TableNotFound);
+}
+
+#[test]
+fn queries_page_across_pages_and_batches_are_atomic() {
+    let server = start(in_memory());
+    let c = client(&server);
+    block(c.create_table("Readings")).unwrap();
+    for chunk in 0..25 {
+        let ops = (0..100)
+            .map(|i| {
+                BatchOperation::Insert(
+                    Entity::new("dev 'é'", format!("{:05}", chunk * 100 + i)).with("V", i),
+                )
+            })
+            .collect();
+        block(c.execute_batch("Readings", ops)).unwrap();
+    }
+    let mut query = Query::filter("PartitionKey eq 'dev ''é''' and V lt 50").unwrap();
+    let mut seen = 0;
+    let mut pages = 0;
+    loop {
+        let page = block(c.query_page("Readings", &query)).unwrap();
+        seen += page.entities.len();
+        pages += 1;
+        match page.continuation {
+            Some(next) => query.continuation = Some(next),
+            None => break,
+        }
+    }
+    assert_eq!(seen, 1250);
+    assert!(pages >= 2, "{pages} pages");
+    // One failing operation: nothing of the batch is written, and the index is reported.
+    let ops = vec![
+        BatchOperation::Insert(Entity::new("p", "new")),
+        BatchOperation::Insert(Entity::new("p", "new2")),
+        BatchOperation::Merge(Entity::new("p", "absent"), IfMatch::Any),
+    ];
+    let e = block(c.execute_batch("Readings", ops)).unwrap_err();
+    assert_eq!(
+        (e.code, e.failed_index),
+        (ErrorCode::ResourceNotFound, Some(2))
+    );
+    assert!(block(c.get("Readings", "p", "new", None)).is_err());
+}
+
+#[test]
+fn metadata_levels_errors_and_the_front_door() {
+    let server = start(in_memory());
+    let c = client(&server);
+    block(c.create_table("Shapes")).unwrap();
+    block(c.write(
+        "Shapes",
+        BatchOperation::Insert(Entity::new("p", "r").with("L", 5i64).with("I", 3)),
+    ))
+    .unwrap();
+    let path = "/devstoreaccount1/Shapes(PartitionKey='p',RowKey='r')";
+    let none = raw(
+        &server,
+        "GET",
+        path,
+        &[("Accept", "application/json;odata=nometadata")],
+        b"",
+        true,
+    );
+    assert_eq!(none.status, 200);
+    assert!(!none.body.contains("odata"), "{}", none.body);
+    let minimal = raw(
+        &server,
+        "GET",
+        path,
+        &[("Accept", "application/json;odata=minimalmetadata")],
+        b"",
+        true,
+    );
+    let json = minimal.json();
+    assert_eq!(json["L@odata.type"], "Edm.Int64");
+    assert!(json.get("I@odata.type").is_none());
+    assert!(
+        json["odata.metadata"]
+            .as_str()
+            .unwrap()
+            .ends_with("$metadata#Shapes/@Element")
+    );
+    assert!(minimal.header("etag").unwrap().starts_with("W/\"datetime'"));
+    let full = raw(
+        &server,
+        "GET",
+        path,
+        &[("Accept", "application/json;odata=fullmetadata")],
+        b"",
+        true,
+    );
+    let json = full.json();
+    assert_eq!(json["odata.type"], "devstoreaccount1.Shapes");
+    assert_eq!(json["I@odata.type"], "Edm.Int32");
+    assert_eq!(
+        json["odata.editLink"],
+        "Shapes(PartitionKey='p',RowKey='r')"
+    );
+
+    // Errors carry the service's body and header.
+    let missing = raw(&server, "GET", "/devstoreaccount1/Nope()", &[], b"", true);
+    assert_eq!(missing.status, 404);
+    assert_eq!(missing.error_code(), "TableNotFound");
+    assert_eq!(missing.header("x-ms-error-code"), Some("TableNotFound"));
+    assert!(missing.header("x-ms-request-id").is_some());
+
+    // Anonymous and wrongly signed requests are refused.
+    let anonymous = raw(&server, "GET", "/devstoreaccount1/Tables", &[], b"", false);
+    assert_eq!(
+        (anonymous.status, anonymous.error_code().as_str()),
+        (403, "AuthenticationFailed")
+    );
+    let forged = raw(
+        &server,
+        "GET",
+        "/devstoreaccount1/Tables",
+        &[("Authorization", "SharedKey devstoreaccount1:AAAA")],
+        b"",
+        false,
+    );
+    assert_eq!(forged.status, 403);
+
+    // Strict bodies: an Int64 as a JSON number, a property given twice, not JSON at all.
+    let json_type = [("Content-Type", "application/json")];
+    for (body, code) in [
+        (
+            r#"{"PartitionKey":"p","RowKey":"x","L":5,"L@odata.type":"Edm.Int64"}"#,
+            "InvalidValueType",
+        ),
+        (
+            r#"{"PartitionKey":"p","RowKey":"x","A":1,"A":2}"#,
+            "InvalidInput",
+        ),
+        (
+            r#"{"PartitionKey":"p","RowKey":"x","T":"yesterday","T@odata.type":"Edm.DateTime"}"#,
+            "InvalidInput",
+        ),
+        ("{not json", "InvalidInput"),
+        (
+            r#"{"PartitionKey":"p","RowKey":"x","B":99999999999999999999}"#,
+            "OutOfRangeInput",
+        ),
+    ] {
+        let answer = raw(
+            &server,
+            "POST",
+            "/devstoreaccount1/Shapes",
+            &json_type,
+            body.as_bytes(),
+            true,
+        );
+        assert_eq!(answer.status, 400, "{body}: {}", answer.body);
+        assert_eq!(answer.error_code(), code, "{body}: {}", answer.body);
+    }
+    // Bad URLs, versions, batches and sizes get the service's answers, not a crash.
+    let bad_url = raw(&server, "GET", "/devstoreaccount1/a/b/c", &[], b"", true);
+    assert_eq!(
+        (bad_url.status, bad_url.error_code().as_str()),
+        (400, "InvalidUri")
+    );
+    let bad_version = raw(
+        &server,
+        "GET",
+        "/devstoreaccount1/Tables",
+        &[("x-ms-version", "2099-01-01")],
+        b"",
+        true,
+    );
+    assert_eq!(
+        (bad_version.status, bad_version.error_code().as_str()),
+        (400, "InvalidHeaderValue")
+    );
+    let batch = raw(
+        &server,
+        "POST",
+        "/devstoreaccount1/$batch",
+        &[("Content-Type", "multipart/mixed; boundary=b")],
+        b"--b\r\nContent-Type: multipart/mixed; boundary=c\r\n\r\n--c\r\n",
+        true,
+    );
+    assert_eq!(
+        (batch.status, batch.error_code().as_str()),
+        (400, "InvalidInput")
+    );
+    let huge = vec![b'x'; table_server::MAX_BODY + 10];
+    let too_big = raw(
+        &server,
+        "POST",
+        "/devstoreaccount1/Shapes",
+        &json_type,
+        &huge,
+        true,
+    );
+    assert_eq!(
+        (too_big.status, too_big.error_code().as_str()),
+        (413, "RequestBodyTooLarge")
+    );
+    // The server still answers.
+    assert!(block(c.get("Shapes", "p", "r", None)).is_ok());
+}
+
+#[test]
+fn table_sas_key_ranges_are_enforced_by_the_server() {
+    let server = start(in_memory());
+    let c = client(&server);
+    block(c.create_table("Scoped")).unwrap();
+    for pk in ["a", "b", "c"] {
+        block(c.write("Scoped", BatchOperation::Insert(Entity::new(pk, "1")))).unwrap();
+    }
+    let expiry = time::OffsetDateTime::now_utc() + time::Duration::hours(1);
+    let mut sas = TableSas::new("Scoped", TablePermissions::parse("raud").unwrap(), expiry);
+    sas.scope.start_partition_key = Some("b".into());
+    sas.scope.end_partition_key = Some("b".into());
+    let token = sas.token(DEV_ACCOUNT, &key()).unwrap();
+    // Raw requests, so the client's own checks can't stand in for the server's.
+    let inside = raw(
+        &server,
+        "GET",
+        &format!("/devstoreaccount1/Scoped(PartitionKey='b',RowKey='1')?{token}"),
+        &[],
+        b"",
+        false,
+    );
+    assert_eq!(inside.status, 200, "{}", inside.body);
+    let outside = raw(
+        &server,
+        "GET",
+        &format!("/devstoreaccount1/Scoped(PartitionKey='a',RowKey='1')?{token}"),
+        &[],
+        b"",
+        false,
+    );
+    assert_eq!(
+        (outside.status, outside.error_code().as_str()),
+        (403, "AuthorizationFailure")
+    );
+    let write_outside = raw(
+        &server,
+        "POST",
+        &format!("/devstoreaccount1/Scoped?{token}"),
+        &[("Content-Type", "application/json")],
+        br#"{"PartitionKey":"c","RowKey":"2"}"#,
+        false,
+    );
+    assert_eq!(write_outside.status, 403);
+    // A query sees only the range.
+    let query = raw(
+        &server,
+        "GET",
+        &format!("/devstoreaccount1/Scoped()?{token}"),
+        &[],
+        b"",
+        false,
+    );
+    let keys: Vec<String> = query.json()["value"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["PartitionKey"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(keys, ["b"]);
+    // A tampered token is refused.
+    let tampered = token.replace("sp=raud", "sp=r");
+    let refused = raw(
+        &server,
+        "GET",
+        &format!("/devstoreaccount1/Scoped()?{tampered}"),
+        &[],
+        b"",
+        false,
+    );
+    assert_eq!(
+        (refused.status, refused.error_code().as_str()),
+        (403, "AuthenticationFailed")
+    );
+}
+
+#[test]
+fn scans_can_be_denied_and_quirky_pages_still_add_up() {
+    let mut config = in_memory();
+    config.deny_table_scans = true;
+    let server = start(config);
+    let c = client(&server);
+    block(c.create_table("Strict")).unwrap();
+    let e = block(c.query_page("Strict", &Query::filter("V eq 1").unwrap())).unwrap_err();
+    assert_eq!(e.code, ErrorCode::QueryScanForbidden);
+    assert!(block(c.query_page("Strict", &Query::filter("PartitionKey eq 'a'").unwrap())).is_ok());
+
+    let mut config = in_memory();
+    config.paging_quirks = Some(7);
+    let server = start(config);
+    let c = client(&server);
+    block(c.create_table("Quirky")).unwrap();
+    for pk in 0..5 {
+        let ops = (0..40)
+            .map(|i| {
+                BatchOperation::Insert(
+                    Entity::new(format!("p{pk}"), format!("{i:03}")).with("V", i % 3),
+                )
+            })
+            .collect();
+        block(c.execute_batch("Quirky", ops)).unwrap();
+    }
+    let mut query = Query::filter("V eq 1").unwrap();
+    let (mut seen, mut empty_pages, mut pages) = (0, 0, 0);
+    loop {
+        let page = block(c.query_page("Quirky", &query)).unwrap();
+        pages += 1;
+        if page.entities.is_empty() {
+            empty_pages += 1;
+        }
+        seen += page.entities.len();
+        match page.continuation {
+            Some(next) => query.continuation = Some(next),
+            None => break,
+        }
+    }
+    // V is 1 for 13 of each partition's 40 rows.
+    assert_eq!(seen, 5 * 13);
+    assert!(
+        empty_pages >= 1 && pages > 5,
+        "{pages} pages, {empty_pages} empty"
+    );
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("table-server-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn data_on_disk_survives_a_restart() {
+    let dir = temp_dir("restart");
+    let mut config = in_memory();
+    config.storage = Storage::Dir(dir.clone());
+    let server = start(config.clone());
+    let c = client(&server);
+    block(c.create_table("Kept")).unwrap();
+    block(c.create_table("Dropped")).unwrap();
+    let written = block(c.write(
+        "Kept",
+        BatchOperation::Insert(Entity::new("p", "1").with("S", "é").with("B", vec![1u8, 2])),
+    ))
+    .unwrap();
+    let ops = (2..10)
+        .map(|i| BatchOperation::Insert(Entity::new("p", i.to_string())))
+        .collect();
+    block(c.execute_batch("Kept", ops)).unwrap();
+    block(c.write("Dropped", BatchOperation::Insert(Entity::new("x", "y")))).unwrap();
+    block(c.delete_table("Dropped")).unwrap();
+    block(c.write(
+        "Kept",
+        BatchOperation::Delete {
+            partition_key: "p".into(),
+            row_key: "9".into(),
+            if_match: IfMatch::Any,
+        },
+    ))
+    .unwrap();
+    server.stop();
+
+    let (server, opened) = Server::start(config.clone()).unwrap();
+    assert_eq!(opened.restored[0].1.tables, 1);
+    assert_eq!(opened.restored[0].1.entities, 8);
+    let c = client(&server);
+    let read = block(c.get("Kept", "p", "1", None)).unwrap();
+    assert_eq!(read.etag, Some(written.etag.clone()));
+    assert_eq!(read.timestamp, Some(written.timestamp));
+    assert_eq!(
+        read.get("S"),
+        Some(&table_runtime::Value::String("é".into()))
+    );
+    assert_eq!(
+        block(c.get("Dropped", "x", "y", None)).unwrap_err().code,
+        ErrorCode::TableNotFound
+    );
+    // Later writes get later Timestamps than anything read back.
+    let later = block(c.write(
+        "Kept",
+        BatchOperation::UpsertMerge(Entity::new("p", "1").with("N", 1)),
+    ))
+    .unwrap();
+    assert!(later.timestamp > written.timestamp);
+    // A table of the same name as a dropped one starts empty.
+    block(c.create_table("Dropped")).unwrap();
+    assert!(block(c.get("Dropped", "x", "y", None)).is_err());
+    server.stop();
+    let _ = std::fs::remove_dir_all(&dir);
+}
