@@ -45,7 +45,7 @@ pub mod retry;
 pub mod sas;
 mod transport;
 pub mod wire;
-mod xml;
+pub mod xml;
 
 pub use backend::{API_VERSION, HttpBackend, HttpOptions};
 pub use blob::AzureBlobs;

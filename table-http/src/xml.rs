@@ -15,10 +15,14 @@ use crate::transport::Answer;
 
 /// One element: its name, attributes, the text directly inside it, and its child elements.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct Element {
+pub struct Element {
+    /// Its local name.
     pub name: String,
+    /// Its attributes, as name and value.
     pub attributes: Vec<(String, String)>,
+    /// The text directly inside it.
     pub text: String,
+    /// Its child elements.
     pub children: Vec<Element>,
 }
 
@@ -52,7 +56,7 @@ fn local(name: &str) -> &str {
 }
 
 /// Reads a document into its root element.
-pub(crate) fn parse(body: &[u8]) -> Result<Element, String> {
+pub fn parse(body: &[u8]) -> Result<Element, String> {
     let text = std::str::from_utf8(body).map_err(|_| "the XML is not UTF-8".to_owned())?;
     let mut reader = Reader::from_str(text);
     // The open elements, innermost last.
@@ -169,7 +173,7 @@ pub(crate) fn error_of(answer: &Answer) -> (String, Option<String>) {
 }
 
 /// `text` with `&`, `<` and `>` escaped, for the content of an element.
-pub(crate) fn escape(text: &str) -> Cow<'_, str> {
+pub fn escape(text: &str) -> Cow<'_, str> {
     quick_xml::escape::partial_escape(text)
 }
 

@@ -141,11 +141,14 @@ pub fn validate(ops: &[BatchOperation], limits: &Limits) -> Result<(), StoreErro
         return Err(StoreError::new(
             ErrorCode::InvalidInput,
             format!(
-                "the transaction has {} operations; the limit is {}",
-                ops.len(),
-                limits.max_batch_operations
+                // The service's own words, which clients match on.
+                "The batch request operation exceeds the maximum {} changes per change set ({} operations given).",
+                limits.max_batch_operations,
+                ops.len()
             ),
-        ));
+        )
+        // The service names the last operation that fits.
+        .at_index(limits.max_batch_operations.saturating_sub(1)));
     }
     let partition = ops[0].keys().0;
     let mut seen = HashSet::new();

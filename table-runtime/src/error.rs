@@ -76,6 +76,8 @@ pub enum ErrorCode {
     UnsupportedHttpVerb,
     /// 501: a feature this server does not offer.
     NotImplemented,
+    /// 400: an XML body (a table ACL, service properties) that is not the document expected.
+    InvalidXmlDocument,
     /// 403: the SAS allows only HTTPS and the request came over HTTP.
     AuthorizationProtocolMismatch,
     /// 403: the request came from an address outside the SAS's IP range.
@@ -124,6 +126,7 @@ impl ErrorCode {
         ErrorCode::MissingRequiredHeader,
         ErrorCode::UnsupportedHttpVerb,
         ErrorCode::NotImplemented,
+        ErrorCode::InvalidXmlDocument,
         ErrorCode::AuthorizationProtocolMismatch,
         ErrorCode::AuthorizationSourceIPMismatch,
         ErrorCode::AuthorizationResourceTypeMismatch,
@@ -173,6 +176,7 @@ impl ErrorCode {
             ErrorCode::MissingRequiredHeader => "MissingRequiredHeader",
             ErrorCode::UnsupportedHttpVerb => "UnsupportedHttpVerb",
             ErrorCode::NotImplemented => "NotImplemented",
+            ErrorCode::InvalidXmlDocument => "InvalidXmlDocument",
             ErrorCode::AuthorizationProtocolMismatch => "AuthorizationProtocolMismatch",
             ErrorCode::AuthorizationSourceIPMismatch => "AuthorizationSourceIPMismatch",
             ErrorCode::AuthorizationResourceTypeMismatch => "AuthorizationResourceTypeMismatch",

@@ -32,6 +32,7 @@ use hyper::body::Incoming;
 use hyper::{HeaderMap, Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use table_http::connection::AccountKey;
+use table_http::wire::acl::{self, SignedIdentifier};
 use table_runtime::sas::Scoped;
 use table_runtime::{ErrorCode, PagingQuirks, Store, StoreError, StoreOptions};
 use tokio::net::TcpListener;
@@ -127,6 +128,16 @@ pub fn paging_quirks(seed: u64) -> PagingQuirks {
 struct AccountData {
     store: Store,
     disk: Option<Arc<Disk>>,
+    /// Each table's stored access policies, by table name in lower case.
+    policies: std::sync::Mutex<HashMap<String, Vec<SignedIdentifier>>>,
+}
+
+impl AccountData {
+    fn policies(&self) -> std::sync::MutexGuard<'_, HashMap<String, Vec<SignedIdentifier>>> {
+        self.policies
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
 }
 
 #[derive(Debug)]
@@ -171,6 +182,7 @@ fn open_state(config: Config) -> Result<(State, Opened), StartError> {
             Storage::InMemory => AccountData {
                 store: Store::with_options(options.clone()),
                 disk: None,
+                policies: Default::default(),
             },
             Storage::Dir(dir) => {
                 std::fs::create_dir_all(dir).map_err(|e| {
@@ -186,6 +198,7 @@ fn open_state(config: Config) -> Result<(State, Opened), StartError> {
                 AccountData {
                     store,
                     disk: Some(disk),
+                    policies: Default::default(),
                 }
             }
         };
@@ -338,13 +351,12 @@ async fn serve(listener: TcpListener, state: Arc<State>, mut stop: watch::Receiv
             let conn = builder.serve_connection(TokioIo::new(stream), service);
             let mut conn = pin!(conn);
             let mut stopping = false;
+            // Kept across polls, so the stop wakes this task even while the connection idles.
+            let mut stopped = pin!(conn_stop.wait_for(|s| *s));
             poll_fn(|cx| {
-                if !stopping {
-                    let mut stopped = pin!(conn_stop.wait_for(|s| *s));
-                    if stopped.as_mut().poll(cx).is_ready() {
-                        stopping = true;
-                        conn.as_mut().graceful_shutdown();
-                    }
+                if !stopping && stopped.as_mut().poll(cx).is_ready() {
+                    stopping = true;
+                    conn.as_mut().graceful_shutdown();
                 }
                 conn.as_mut().poll(cx)
             })
@@ -551,7 +563,12 @@ async fn answer_inner(
         &parts.headers,
         peer,
         time::OffsetDateTime::now_utc(),
-        |_table, _id| None,
+        |table, id| {
+            data.policies()
+                .get(&table.to_ascii_lowercase())
+                .and_then(|ps| ps.iter().find(|p| p.id == id))
+                .map(|p| (p.permission.clone(), p.start.clone(), p.expiry.clone()))
+        },
     )?;
     if target.secondary && method != "GET" {
         return Err(StoreError::new(
@@ -565,6 +582,9 @@ async fn answer_inner(
         headers: &parts.headers,
         body: &body,
     };
+    if target.param("comp") == Some("acl") {
+        return table_acl(data, &request, &grant);
+    }
     let mut wrote = false;
     let answer = match grant {
         Grant::Key => api::run(&data.store, &request, &mut wrote, traced).await,
@@ -580,12 +600,65 @@ async fn answer_inner(
             api::run(&scoped, &request, &mut wrote, traced).await
         }
     };
+    if let (Ok(_), Resource::Table(name)) = (&answer, &target.resource) {
+        data.policies().remove(&name.to_ascii_lowercase());
+    }
     // A batch answers 202 whether or not it applied; it waits for the disk either way (a
     // failed one wrote nothing, so the wait is short).
     if wrote && let Some(disk) = &data.disk {
         disk.durable().await?;
     }
     answer
+}
+
+/// `GET` and `PUT /TABLE?comp=acl`: a table's stored access policies, for the account key only.
+fn table_acl(
+    data: &AccountData,
+    req: &api::Request<'_>,
+    grant: &Grant,
+) -> Result<Answer, StoreError> {
+    let Resource::Rows(table) = &req.target.resource else {
+        return Err(StoreError::new(
+            ErrorCode::InvalidUri,
+            "comp=acl names a table: /ACCOUNT/TABLE?comp=acl",
+        ));
+    };
+    if !matches!(grant, Grant::Key) {
+        return Err(StoreError::new(
+            ErrorCode::AuthorizationFailure,
+            "a table's ACL is read and set with the account key only",
+        ));
+    }
+    // The table must exist: a point read tells, whatever scans the server refuses.
+    if let Err(e) = data.store.get(table, "", "", None)
+        && e.code == ErrorCode::TableNotFound
+    {
+        return Err(e);
+    }
+    let key = table.to_ascii_lowercase();
+    match req.method {
+        "GET" => {
+            let policies = data.policies().get(&key).cloned().unwrap_or_default();
+            Ok(Answer {
+                status: StatusCode::OK,
+                headers: vec![("content-type", "application/xml".to_owned())],
+                body: Bytes::from(acl::write_acl(&policies)),
+            })
+        }
+        "PUT" => {
+            let policies = acl::read_acl(req.body)?;
+            data.policies().insert(key, policies);
+            Ok(Answer {
+                status: StatusCode::NO_CONTENT,
+                headers: Vec::new(),
+                body: Bytes::new(),
+            })
+        }
+        other => Err(StoreError::new(
+            ErrorCode::UnsupportedHttpVerb,
+            format!("{other} is not an operation on a table's ACL"),
+        )),
+    }
 }
 
 /// The permissions an account SAS needs for a request (the service's table of operations).

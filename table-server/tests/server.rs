@@ -283,7 +283,9 @@ fn metadata_levels_errors_and_the_front_door() {
     );
     let json = full.json();
     assert_eq!(json["odata.type"], "devstoreaccount1.Shapes");
-    assert_eq!(json["I@odata.type"], "Edm.Int32");
+    assert_eq!(json["L@odata.type"], "Edm.Int64");
+    assert_eq!(json["Timestamp@odata.type"], "Edm.DateTime");
+    assert!(json.get("I@odata.type").is_none());
     assert_eq!(
         json["odata.editLink"],
         "Shapes(PartitionKey='p',RowKey='r')"

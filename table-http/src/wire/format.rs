@@ -104,8 +104,7 @@ fn edit_link(table: &str, partition_key: &str, row_key: &str) -> String {
 fn annotated(value: &Value, level: Metadata) -> Option<EdmType> {
     match level {
         Metadata::None => None,
-        Metadata::Full => Some(value.edm_type()).filter(|t| *t != EdmType::String),
-        Metadata::Minimal => table_runtime::json::write_value(value).1,
+        Metadata::Minimal | Metadata::Full => table_runtime::json::write_value(value).1,
     }
 }
 
@@ -194,7 +193,12 @@ fn entity_members(
         string(out, &entity.row_key);
     }
     if let Some(ts) = entity.timestamp.filter(|_| wanted("Timestamp")) {
-        property(out, first, "Timestamp", &Value::DateTime(ts), level);
+        if level == Metadata::Full {
+            member(out, first, "Timestamp@odata.type");
+            string(out, EdmType::DateTime.wire_name());
+        }
+        member(out, first, "Timestamp");
+        value(out, &Value::DateTime(ts));
     }
     for (name, v) in &entity.properties {
         if wanted(name) {
@@ -373,7 +377,7 @@ mod tests {
         );
         assert_eq!(minimal["L@odata.type"], "Edm.Int64");
         assert_eq!(minimal["D@odata.type"], "Edm.Double");
-        assert_eq!(minimal["Timestamp@odata.type"], "Edm.DateTime");
+        assert!(minimal.get("Timestamp@odata.type").is_none());
         assert!(minimal.get("I@odata.type").is_none());
         assert!(minimal.get("F@odata.type").is_none());
         assert!(minimal.get("odata.id").is_none());
@@ -388,8 +392,10 @@ mod tests {
             full["odata.id"],
             "http://127.0.0.1:10002/devstoreaccount1/Orders(PartitionKey='O%27%27Brien',RowKey='r%201')"
         );
-        assert_eq!(full["I@odata.type"], "Edm.Int32");
-        assert_eq!(full["B@odata.type"], "Edm.Boolean");
+        assert_eq!(full["Timestamp@odata.type"], "Edm.DateTime");
+        assert_eq!(full["L@odata.type"], "Edm.Int64");
+        assert!(full.get("I@odata.type").is_none());
+        assert!(full.get("B@odata.type").is_none());
         assert!(full.get("S@odata.type").is_none());
         assert!(full.get("PartitionKey@odata.type").is_none());
     }

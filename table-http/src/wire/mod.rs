@@ -17,6 +17,7 @@ use table_runtime::batch::BatchOperation;
 use table_runtime::json::{entity_to_json, read_value};
 use table_runtime::{DateTime, ETag, EdmType, Entity, ErrorCode, IfMatch, StoreError, Value};
 
+pub mod acl;
 pub mod format;
 pub mod multipart;
 

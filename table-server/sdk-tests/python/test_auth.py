@@ -47,17 +47,21 @@ def test_wrong_key_refused_403(table, deviations):
     bad_credential = AzureNamedKeyCredential(h.ACCOUNT, h.wrong_key())
     bad = h.table_client(table.table_name, bad_credential)
     refused_table = h.unique_table_name("no")
+    # (call, whether the SDK turns the answer into ClientAuthenticationError): create_entity
+    # re-raises the pipeline's own HttpResponseError whatever the body says (see
+    # TableClient.create_entity in azure-data-tables 12.7), so only the code is checked there.
     attempts = [
-        lambda: bad.get_entity("p", "r"),
-        lambda: bad.create_entity({"PartitionKey": "p", "RowKey": "intruder"}),
-        lambda: h.service_client(bad_credential).create_table(refused_table),
+        (lambda: bad.get_entity("p", "r"), True),
+        (lambda: bad.create_entity({"PartitionKey": "p", "RowKey": "intruder"}), False),
+        (lambda: h.service_client(bad_credential).create_table(refused_table), True),
     ]
     try:
-        for attempt in attempts:
+        for attempt, decoded in attempts:
             exc = h.expect_http_error(attempt, 403)
             with deviations.check("auth-error-code"):
                 h.assert_error_code(exc, "AuthenticationFailed")
-                assert isinstance(exc, ClientAuthenticationError)
+                if decoded:
+                    assert isinstance(exc, ClientAuthenticationError)
         assert rows(table) == [("r", None)]
     finally:
         h.service_client().delete_table(refused_table)  # only there if wrongly created
