@@ -87,7 +87,7 @@ fn write_until_refused(
     let mut seq = start;
     while !stop.load(Ordering::Relaxed) {
         seq += 1;
-        let outcome = if seq % 4 == 0 {
+        let outcome = if seq.is_multiple_of(4) {
             let ops = (0..5)
                 .map(|i| {
                     BatchOperation::Insert(
@@ -128,7 +128,7 @@ fn acknowledged_writes_survive_sigkill() {
     let (mut server, endpoint) = start(&dir);
     pollster::block_on(client(&endpoint).create_table("Kills")).unwrap();
     // Per writer: every sequence number used so far, so each round continues past the last.
-    let mut next_seq = vec![0u64; WRITERS];
+    let mut next_seq = [0u64; WRITERS];
     let mut last_acked: Vec<BTreeMap<String, (u64, ETag, DateTime)>> =
         vec![BTreeMap::new(); WRITERS];
     let mut acked_batches: Vec<Vec<u64>> = vec![Vec::new(); WRITERS];
