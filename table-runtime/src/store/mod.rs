@@ -320,32 +320,7 @@ impl Store {
     /// Creates a table. Names are unique regardless of case, and keep the case they were
     /// created with.
     pub fn create_table(&self, name: &str) -> Result<(), StoreError> {
-        validate_table_name(name)?;
-        let mut tables = write(&self.tables);
-        let key = name.to_ascii_lowercase();
-        if tables.contains_key(&key) {
-            return Err(StoreError::new(
-                ErrorCode::TableAlreadyExists,
-                format!("table `{name}` already exists"),
-            ));
-        }
-        let id = self.last_table_id.fetch_add(1, AtomicOrdering::SeqCst) + 1;
-        tables.insert(
-            key,
-            Arc::new(Table {
-                id,
-                name: name.to_owned(),
-                partitions: RwLock::default(),
-                names: RwLock::default(),
-            }),
-        );
-        self.journal(|| {
-            vec![Change::CreateTable {
-                id,
-                name: name.to_owned(),
-            }]
-        });
-        Ok(())
+        self.add_table(name, None)
     }
 
     /// Sends changes to the journal, if the store has one (`changes` is only built then).
@@ -358,16 +333,28 @@ impl Store {
     /// Brings back a table that a journal kept, with its number, and without journaling it.
     /// Later tables get higher numbers.
     pub fn restore_table(&self, id: u64, name: &str) -> Result<(), StoreError> {
+        self.add_table(name, Some(id))
+    }
+
+    /// Adds a table: a new one (numbered next, and journaled under the table map's lock) or,
+    /// given its number, one restored.
+    fn add_table(&self, name: &str, restored: Option<u64>) -> Result<(), StoreError> {
         validate_table_name(name)?;
         let mut tables = write(&self.tables);
         let key = name.to_ascii_lowercase();
         if tables.contains_key(&key) {
             return Err(StoreError::new(
                 ErrorCode::TableAlreadyExists,
-                format!("table `{name}` is restored twice"),
+                format!("table `{name}` already exists"),
             ));
         }
-        self.last_table_id.fetch_max(id, AtomicOrdering::SeqCst);
+        let id = match restored {
+            Some(id) => {
+                self.last_table_id.fetch_max(id, AtomicOrdering::SeqCst);
+                id
+            }
+            None => self.last_table_id.fetch_add(1, AtomicOrdering::SeqCst) + 1,
+        };
         tables.insert(
             key,
             Arc::new(Table {
@@ -377,6 +364,14 @@ impl Store {
                 names: RwLock::default(),
             }),
         );
+        if restored.is_none() {
+            self.journal(|| {
+                vec![Change::CreateTable {
+                    id,
+                    name: name.to_owned(),
+                }]
+            });
+        }
         Ok(())
     }
 
