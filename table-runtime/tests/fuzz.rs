@@ -261,7 +261,8 @@ fn leaf() -> impl Strategy<Value = String> {
         1 => Just("Active".to_owned()),
         1 => Just("true".to_owned()),
         1 => Just("false".to_owned()),
-        1 => (op(), 0i32..3, 0i32..3).prop_map(|(o, a, b)| format!("{a} {o} {b}")),
+        // (Two literals compared, `1 eq 2`, are refused as the service refuses them: not a
+        // well-formed filter.)
     ]
 }
 

@@ -582,3 +582,45 @@ fn data_on_disk_survives_a_restart() {
     server.stop();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn partition_statistics_are_served() {
+    let server = start(in_memory());
+    let c = client(&server);
+    block(c.create_table("Hot")).unwrap();
+    for i in 0..5 {
+        block(c.write(
+            "Hot",
+            BatchOperation::Insert(Entity::new("busy", i.to_string())),
+        ))
+        .unwrap();
+    }
+    block(c.write("Hot", BatchOperation::Insert(Entity::new("quiet", "0")))).unwrap();
+    block(c.query_page("Hot", &Query::filter("PartitionKey eq 'busy'").unwrap())).unwrap();
+    let stats = raw(
+        &server,
+        "GET",
+        "/_stats/devstoreaccount1/Hot",
+        &[],
+        b"",
+        false,
+    );
+    assert_eq!(stats.status, 200, "{}", stats.body);
+    let json = stats.json();
+    let busy = &json.as_array().unwrap()[0];
+    assert_eq!(busy["partition_key"], "busy");
+    assert_eq!(
+        (busy["entities"].as_u64(), busy["writes"].as_u64()),
+        (Some(5), Some(5))
+    );
+    assert_eq!(busy["reads"].as_u64(), Some(5));
+    let missing = raw(
+        &server,
+        "GET",
+        "/_stats/devstoreaccount1/Nope",
+        &[],
+        b"",
+        false,
+    );
+    assert_eq!(missing.status, 404);
+}

@@ -192,9 +192,10 @@ impl Parser {
                 op: op.flipped(),
                 literal,
             }),
-            (Operand::Literal(a, _), Operand::Literal(b, _)) => {
-                Ok(Expr::Constant(a.compare(&b).is_some_and(|o| op.holds(o))))
-            }
+            (Operand::Literal(..), Operand::Literal(_, c)) => Err(FilterError::new(
+                c,
+                format!("`{op}` compares two literals; the service needs a property on one side"),
+            )),
             (Operand::Property(..), Operand::Property(_, c)) => Err(FilterError::new(
                 c,
                 format!(
@@ -292,6 +293,15 @@ mod tests {
 
     fn err(text: &str) -> FilterError {
         parse(text).unwrap_err()
+    }
+
+    #[test]
+    fn comparisons_need_a_property() {
+        for text in ["1 eq 1", "'a' lt 'b'", "true eq true and A eq 1"] {
+            let e = parse(text).unwrap_err();
+            assert!(e.message.contains("two literals"), "{text}: {}", e.message);
+        }
+        assert!(parse("1 eq A").is_ok());
     }
 
     #[test]
