@@ -218,20 +218,10 @@ pub struct SasToken {
     pub signature: Option<String>,
 }
 
-/// The fields the client reads, under their old name.
-type TokenFields = SasToken;
-
 /// The signed versions from which an account SAS signs its encryption scope too.
 const ACCOUNT_SAS_WITH_SCOPE: &str = "2020-12-06";
 
 impl SasToken {
-    /// Reads a token (`name=value&…`, a leading `?` allowed). Fields a SAS does not have are
-    /// skipped (a request's other query parameters); a field given twice, or one that does not
-    /// decode to UTF-8, is an error.
-    pub fn parse(token: &str) -> Result<SasToken, SasError> {
-        SasToken::read(token)
-    }
-
     /// Whether this is an account SAS (it names services or resource types) rather than a
     /// table SAS.
     pub fn is_account_sas(&self) -> bool {
@@ -324,14 +314,12 @@ impl SasToken {
         }
         fields.scope().map(|(scope, _)| scope)
     }
-}
 
-impl TokenFields {
-    /// Splits a token (`name=value&…`, a leading `?` allowed) into its fields. Fields this crate
-    /// does not read (`sig`, an account SAS's `ss`, `srt`, …) are skipped; a field given twice,
-    /// or a value that does not decode to UTF-8, is an error.
-    fn read(token: &str) -> Result<TokenFields, SasError> {
-        let mut fields = TokenFields::default();
+    /// Splits a token (`name=value&…`, a leading `?` allowed) into its fields. Parameters a SAS
+    /// does not have (a request's own query) are skipped; a field given twice, or a value that
+    /// does not decode to UTF-8, is an error.
+    pub fn parse(token: &str) -> Result<SasToken, SasError> {
+        let mut fields = SasToken::default();
         let mut seen: Vec<&str> = Vec::new();
         for pair in token
             .trim()
@@ -449,7 +437,7 @@ impl TableSas {
     /// assert_eq!(TableSas::from_token(&token).unwrap(), sas);
     /// ```
     pub fn from_token(token: &str) -> Result<TableSas, SasError> {
-        let (scope, extras) = TokenFields::read(token)?.scope()?;
+        let (scope, extras) = SasToken::parse(token)?.scope()?;
         let Some(version) = extras.version else {
             return Err(SasError("the token has no `sv` (signed version)".into()));
         };
@@ -489,7 +477,7 @@ impl TableSas {
 /// assert_eq!(scope_of_token(account).unwrap(), None);
 /// ```
 pub fn scope_of_token(token: &str) -> Result<Option<SasScope>, SasError> {
-    let fields = TokenFields::read(token)?;
+    let fields = SasToken::parse(token)?;
     if !fields.states_its_scope() {
         return Ok(None);
     }

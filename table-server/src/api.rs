@@ -6,7 +6,9 @@ use bytes::Bytes;
 use hyper::StatusCode;
 use table_http::wire::format::{self, Metadata, Place};
 use table_http::wire::multipart::{self, BatchAnswer};
-use table_http::wire::{self, NEXT_PARTITION_KEY, NEXT_ROW_KEY, NEXT_TABLE_NAME};
+use table_http::wire::{
+    self, NEXT_PARTITION_KEY, NEXT_ROW_KEY, NEXT_TABLE_NAME, continuation_key, continuation_token,
+};
 use table_runtime::batch::BatchOperation;
 use table_runtime::query::{Continuation, Filter, Query};
 use table_runtime::{Backend, ETag, Entity, ErrorCode, IfMatch, StoreError};
@@ -63,10 +65,7 @@ pub struct Request<'a> {
 impl Request<'_> {
     /// A header's value.
     pub fn header(&self, name: &str) -> Option<String> {
-        self.headers
-            .get(name)
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_owned)
+        crate::header(self.headers, name).map(str::to_owned)
     }
 
     fn metadata(&self) -> Result<Metadata, StoreError> {
@@ -111,31 +110,6 @@ fn verb_refused(method: &str, what: &str) -> StoreError {
         ErrorCode::UnsupportedHttpVerb,
         format!("{method} is not an operation on {what}"),
     )
-}
-
-/// The opaque form of a continuation value the service writes (`1!<length>!<base64>`), so
-/// that keys of any characters fit a header.
-pub fn continuation_token(key: &str) -> String {
-    use base64::Engine as _;
-    let encoded = base64::engine::general_purpose::STANDARD.encode(key);
-    format!("1!{}!{encoded}", encoded.len())
-}
-
-/// Reads a continuation value back: the service's opaque form, or a plain key as some
-/// emulators write it.
-pub fn continuation_key(token: &str) -> String {
-    use base64::Engine as _;
-    let decoded = token
-        .strip_prefix("1!")
-        .and_then(|rest| rest.split_once('!'))
-        .filter(|(len, encoded)| len.parse::<usize>().ok() == Some(encoded.len()))
-        .and_then(|(_, encoded)| {
-            base64::engine::general_purpose::STANDARD
-                .decode(encoded)
-                .ok()
-        })
-        .and_then(|bytes| String::from_utf8(bytes).ok());
-    decoded.unwrap_or_else(|| token.to_owned())
 }
 
 /// Reads a request's entity body, strictly (see [`table_http::wire::read_request_entity`]).
@@ -563,17 +537,6 @@ fn batch_operation(part: &multipart::BatchPart, target: &Target) -> Result<Opera
     })
 }
 
-fn batch_id() -> String {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static NEXT: AtomicU64 = AtomicU64::new(1);
-    format!(
-        "{:08x}-{:04x}-4000-8000-{:012x}",
-        std::process::id(),
-        0,
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    )
-}
-
 async fn batch<B: Backend>(backend: &B, req: &Request<'_>) -> Result<Answer, StoreError> {
     let content_type = req.header("content-type").unwrap_or_default();
     let parts = multipart::read_batch(&content_type, req.body)?;
@@ -679,33 +642,16 @@ async fn batch<B: Backend>(backend: &B, req: &Request<'_>) -> Result<Answer, Sto
                 body: format::error_document(
                     error.code.as_str(),
                     &message,
-                    &batch_id(),
+                    &crate::new_id(),
                     &table_http::auth::http_date(time::OffsetDateTime::now_utc()),
                 ),
             }]
         }
     };
-    let (content_type, body) = multipart::write_batch_answer(&answers, &batch_id());
+    let (content_type, body) = multipart::write_batch_answer(&answers, &crate::new_id());
     Ok(Answer {
         status: StatusCode::ACCEPTED,
         headers: vec![("content-type", content_type)],
         body: Bytes::from(body),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn continuation_tokens_carry_any_key() {
-        for key in ["", "p1", "O'Brien é 😀", "a!b!c"] {
-            let token = continuation_token(key);
-            assert!(token.is_ascii());
-            assert_eq!(continuation_key(&token), key);
-        }
-        // A plain key, as an emulator may write it, reads as itself.
-        assert_eq!(continuation_key("p1"), "p1");
-        assert_eq!(continuation_key("1!3!abc"), "1!3!abc");
-    }
 }

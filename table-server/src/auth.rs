@@ -61,10 +61,7 @@ fn failed(message: impl Into<String>) -> StoreError {
 }
 
 fn header<'h>(headers: &'h HeaderMap, name: &str) -> &'h str {
-    headers
-        .get(name)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("")
+    crate::header(headers, name).unwrap_or("")
 }
 
 /// The stored access policy a table SAS names: permissions, start and expiry, each optional.

@@ -87,23 +87,8 @@ impl Disk {
     /// use [`open_store`] to do both.
     fn open(path: &Path, store: &Store) -> Result<(Arc<Disk>, Restored), DiskError> {
         let db = Database::create(path).map_err(|e| failed(path, "cannot open the database", e))?;
-        let restored =
+        let (restored, live) =
             restore(&db, store).map_err(|e| failed(path, "cannot read the database", e))?;
-        let live = {
-            let txn = db
-                .begin_read()
-                .map_err(|e| failed(path, "cannot read", e))?;
-            match txn.open_table(TABLES) {
-                Ok(t) => t
-                    .iter()
-                    .map_err(|e| failed(path, "cannot read", e))?
-                    .filter_map(Result::ok)
-                    .map(|(k, _)| k.value())
-                    .collect(),
-                Err(redb::TableError::TableDoesNotExist(_)) => HashSet::new(),
-                Err(e) => return Err(failed(path, "cannot read", e)),
-            }
-        };
         let (sender, receiver) = mpsc::channel();
         let (durable_tx, durable) = watch::channel(0);
         let failure = Arc::new(Mutex::new(None));
@@ -203,15 +188,17 @@ pub fn open_store(
     Ok((store, disk, restored))
 }
 
-fn restore(db: &Database, store: &Store) -> Result<Restored, String> {
+/// Reads the database into `store`: what was found, and the numbers of the tables it holds.
+fn restore(db: &Database, store: &Store) -> Result<(Restored, HashSet<u64>), String> {
     let txn = db.begin_read().map_err(|e| e.to_string())?;
     let tables = match txn.open_table(TABLES) {
         Ok(t) => t,
         Err(redb::TableError::TableDoesNotExist(_)) => {
-            return Ok(Restored {
+            let none = Restored {
                 tables: 0,
                 entities: 0,
-            });
+            };
+            return Ok((none, HashSet::new()));
         }
         Err(e) => return Err(e.to_string()),
     };
@@ -239,10 +226,11 @@ fn restore(db: &Database, store: &Store) -> Result<Restored, String> {
             count += 1;
         }
     }
-    Ok(Restored {
+    let restored = Restored {
         tables: names.len(),
         entities: count,
-    })
+    };
+    Ok((restored, names.into_keys().collect()))
 }
 
 fn write_loop(

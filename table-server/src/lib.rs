@@ -144,7 +144,6 @@ impl AccountData {
 struct State {
     config: Config,
     data: HashMap<String, AccountData>,
-    requests: AtomicU64,
 }
 
 /// Why a server could not start.
@@ -204,14 +203,7 @@ fn open_state(config: Config) -> Result<(State, Opened), StartError> {
         };
         data.insert(name.to_owned(), account);
     }
-    Ok((
-        State {
-            config,
-            data,
-            requests: AtomicU64::new(0),
-        },
-        Opened { restored },
-    ))
+    Ok((State { config, data }, Opened { restored }))
 }
 
 /// A running server.
@@ -378,16 +370,20 @@ async fn serve(listener: TcpListener, state: Arc<State>, mut stop: watch::Receiv
     }
 }
 
-fn request_id(state: &State) -> String {
-    let n = state.requests.fetch_add(1, Ordering::Relaxed) + 1;
+/// A new id, unique in this process, in a GUID's shape: request ids and `$batch` boundaries.
+pub(crate) fn new_id() -> String {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
     format!("{:08x}-0000-4000-8000-{n:012x}", std::process::id())
 }
 
+/// A header's value, if it is there and readable as text.
+pub(crate) fn header<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
+    headers.get(name).and_then(|v| v.to_str().ok())
+}
+
 fn header_value(headers: &HeaderMap, name: &str) -> Option<String> {
-    headers
-        .get(name)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned)
+    header(headers, name).map(str::to_owned)
 }
 
 /// Checks `x-ms-version` as the service does: a date it knows.
@@ -416,7 +412,7 @@ fn check_version(headers: &HeaderMap) -> Result<String, StoreError> {
 
 async fn handle(state: &State, req: Request<Incoming>, peer: IpAddr) -> Response<Full<Bytes>> {
     let started = std::time::Instant::now();
-    let id = request_id(state);
+    let id = new_id();
     let method = req.method().as_str().to_owned();
     let path = req.uri().path().to_owned();
     let version = check_version(req.headers());
@@ -483,7 +479,9 @@ fn error_answer(error: &StoreError, id: &str, date: &str) -> Answer {
             ("x-ms-error-code", error.code.as_str().to_owned()),
             (
                 "content-type",
-                "application/json;odata=minimalmetadata;streaming=true;charset=utf-8".to_owned(),
+                table_http::wire::format::Metadata::Minimal
+                    .content_type()
+                    .to_owned(),
             ),
         ],
         body: Bytes::from(table_http::wire::format::error_document(

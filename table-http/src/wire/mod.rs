@@ -9,6 +9,7 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
+use base64::Engine as _;
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde::Deserialize;
 use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -53,6 +54,29 @@ pub fn entity_path(table: &str, partition_key: &str, row_key: &str) -> String {
         encode(&partition_key.replace('\'', "''")),
         encode(&row_key.replace('\'', "''"))
     )
+}
+
+/// The opaque form of a continuation value the service writes (`1!<length>!<base64>`), so
+/// that keys of any characters fit a header.
+pub fn continuation_token(key: &str) -> String {
+    let encoded = base64::engine::general_purpose::STANDARD.encode(key);
+    format!("1!{}!{encoded}", encoded.len())
+}
+
+/// Reads a continuation value back: the service's opaque form, or a plain key as some
+/// emulators write it.
+pub fn continuation_key(token: &str) -> String {
+    let decoded = token
+        .strip_prefix("1!")
+        .and_then(|rest| rest.split_once('!'))
+        .filter(|(len, encoded)| len.parse::<usize>().ok() == Some(encoded.len()))
+        .and_then(|(_, encoded)| {
+            base64::engine::general_purpose::STANDARD
+                .decode(encoded)
+                .ok()
+        })
+        .and_then(|bytes| String::from_utf8(bytes).ok());
+    decoded.unwrap_or_else(|| token.to_owned())
 }
 
 /// Reads an entity path segment, percent-decoded: `Table(PartitionKey='a',RowKey='b')`, with
@@ -747,6 +771,18 @@ pub fn batch_results(body: &str, ops: &[BatchOperation]) -> Result<Vec<Option<ET
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn continuation_tokens_carry_any_key() {
+        for key in ["", "p1", "O'Brien é 😀", "a!b!c"] {
+            let token = continuation_token(key);
+            assert!(token.is_ascii());
+            assert_eq!(continuation_key(&token), key);
+        }
+        // A plain key, as an emulator may write it, reads as itself.
+        assert_eq!(continuation_key("p1"), "p1");
+        assert_eq!(continuation_key("1!3!abc"), "1!3!abc");
+    }
 
     #[test]
     fn entity_segments_read_back() {
