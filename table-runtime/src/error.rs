@@ -86,6 +86,16 @@ pub enum ErrorCode {
     AuthorizationResourceTypeMismatch,
     /// 403: the account SAS does not cover the Table service.
     AuthorizationServiceMismatch,
+    /// 400: a query parameter whose value the operation does not take (service stats asked of
+    /// the primary endpoint, say).
+    InvalidQueryParameterValue,
+    /// 400: an XML element whose value is out of range (a CORS method the service does not
+    /// know, a retention of 400 days).
+    InvalidXmlNodeValue,
+    /// 400: a CORS preflight without `Origin` or `Access-Control-Request-Method`.
+    InvalidCorsHeaderValue,
+    /// 403: no CORS rule allows the preflight's origin, method and headers.
+    CorsPreflightFailure,
     /// No usable answer from the service: the connection failed, timed out or the answer could
     /// not be read (status 0). The request may or may not have taken effect.
     NoResponse,
@@ -131,6 +141,10 @@ impl ErrorCode {
         ErrorCode::AuthorizationSourceIPMismatch,
         ErrorCode::AuthorizationResourceTypeMismatch,
         ErrorCode::AuthorizationServiceMismatch,
+        ErrorCode::InvalidQueryParameterValue,
+        ErrorCode::InvalidXmlNodeValue,
+        ErrorCode::InvalidCorsHeaderValue,
+        ErrorCode::CorsPreflightFailure,
         ErrorCode::NoResponse,
     ];
 
@@ -181,6 +195,10 @@ impl ErrorCode {
             ErrorCode::AuthorizationSourceIPMismatch => "AuthorizationSourceIPMismatch",
             ErrorCode::AuthorizationResourceTypeMismatch => "AuthorizationResourceTypeMismatch",
             ErrorCode::AuthorizationServiceMismatch => "AuthorizationServiceMismatch",
+            ErrorCode::InvalidQueryParameterValue => "InvalidQueryParameterValue",
+            ErrorCode::InvalidXmlNodeValue => "InvalidXmlNodeValue",
+            ErrorCode::InvalidCorsHeaderValue => "InvalidCorsHeaderValue",
+            ErrorCode::CorsPreflightFailure => "CorsPreflightFailure",
             ErrorCode::NoResponse => "NoResponse",
         }
     }
@@ -200,7 +218,8 @@ impl ErrorCode {
             | ErrorCode::AuthorizationProtocolMismatch
             | ErrorCode::AuthorizationSourceIPMismatch
             | ErrorCode::AuthorizationResourceTypeMismatch
-            | ErrorCode::AuthorizationServiceMismatch => 403,
+            | ErrorCode::AuthorizationServiceMismatch
+            | ErrorCode::CorsPreflightFailure => 403,
             ErrorCode::UnsupportedHttpVerb => 405,
             ErrorCode::NotImplemented => 501,
             ErrorCode::NoResponse => 0,

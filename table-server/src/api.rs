@@ -255,15 +255,24 @@ pub async fn run<B: Backend>(
         }
         Resource::Batch => match method {
             "POST" => {
-                let answer = batch(backend, req).await?;
-                *wrote = true;
-                Ok(answer)
+                let content_type = req.header("content-type").unwrap_or_default();
+                match multipart::read_batch_request(&content_type, req.body)? {
+                    multipart::BatchRequest::Changeset(parts) => {
+                        let answer = batch(backend, req, &parts).await?;
+                        *wrote = true;
+                        Ok(answer)
+                    }
+                    multipart::BatchRequest::Query(part) => {
+                        batch_query(backend, req, &part, traced).await
+                    }
+                }
             }
             _ => Err(verb_refused(method, "$batch")),
         },
+        // The server's settings answer these (`crate::settings`), before any table operation.
         Resource::Service => Err(StoreError::new(
-            ErrorCode::NotImplemented,
-            "service properties and stats are not served yet",
+            ErrorCode::InvalidUri,
+            "the account's own URL names no table operation",
         )),
     }
 }
@@ -475,7 +484,8 @@ struct Operation {
     prefer: Option<Preference>,
 }
 
-fn batch_operation(part: &multipart::BatchPart, target: &Target) -> Result<Operation, StoreError> {
+/// The resource an operation of a `$batch` names, with its path and query.
+fn part_target(part: &multipart::BatchPart, target: &Target) -> Result<Target, StoreError> {
     let url = part.url.as_str();
     // An absolute URL: the path and query after the authority.
     let path_and_query = match url.split_once("://") {
@@ -496,6 +506,19 @@ fn batch_operation(part: &multipart::BatchPart, target: &Target) -> Result<Opera
         Some(r) => r,
         None => crate::route::resource(path)?,
     };
+    let raw_query = query.unwrap_or_default().to_owned();
+    Ok(Target {
+        resource,
+        query: crate::route::query_params(&raw_query)?,
+        raw_query,
+        raw_path: path.to_owned(),
+        ..target.clone()
+    })
+}
+
+fn batch_operation(part: &multipart::BatchPart, target: &Target) -> Result<Operation, StoreError> {
+    let url = part.url.as_str();
+    let resource = part_target(part, target)?.resource;
     let method = match part.header("x-http-method") {
         Some(m) if part.method == "POST" => m.to_ascii_uppercase(),
         _ => part.method.clone(),
@@ -518,10 +541,9 @@ fn batch_operation(part: &multipart::BatchPart, target: &Target) -> Result<Opera
             entity_write(method, table, pk, rk, condition, &part.body)?,
         ),
         (_, "GET") => {
-            return Err(StoreError::new(
-                ErrorCode::NotImplemented,
-                "a query inside a $batch is not served; send it on its own",
-            ));
+            return Err(invalid(format!(
+                "a query may not share a $batch with writes: send `GET {url}` alone"
+            )));
         }
         (_, method) => {
             return Err(invalid(format!(
@@ -537,9 +559,96 @@ fn batch_operation(part: &multipart::BatchPart, target: &Target) -> Result<Opera
     })
 }
 
-async fn batch<B: Backend>(backend: &B, req: &Request<'_>) -> Result<Answer, StoreError> {
-    let content_type = req.header("content-type").unwrap_or_default();
-    let parts = multipart::read_batch(&content_type, req.body)?;
+/// A failed operation's answer inside a `$batch` answer.
+fn failed_part(error: &StoreError, level: Metadata, content_id: Option<String>) -> BatchAnswer {
+    let message = match error.failed_index {
+        Some(index) => format!("{index}:{}", error.message),
+        None => error.message.clone(),
+    };
+    let mut headers = vec![("Content-Type".to_owned(), level.content_type().to_owned())];
+    if let Some(id) = content_id {
+        headers.push(("Content-ID".into(), id));
+    }
+    BatchAnswer {
+        status: error.status,
+        headers,
+        body: format::error_document(
+            error.code.as_str(),
+            &message,
+            &crate::new_id(),
+            &table_http::auth::http_date(time::OffsetDateTime::now_utc()),
+        ),
+    }
+}
+
+/// A query sent alone in a `$batch`: a point read or a query of one table, answered as one
+/// part outside any changeset.
+async fn batch_query<B: Backend>(
+    backend: &B,
+    req: &Request<'_>,
+    part: &multipart::BatchPart,
+    traced: &mut Option<Traced>,
+) -> Result<Answer, StoreError> {
+    let level = req.metadata()?;
+    let mut headers = hyper::HeaderMap::new();
+    for (name, value) in &part.headers {
+        if let (Ok(name), Ok(value)) = (
+            hyper::header::HeaderName::from_bytes(name.as_bytes()),
+            hyper::header::HeaderValue::from_str(value),
+        ) {
+            headers.append(name, value);
+        }
+    }
+    let answered = match part_target(part, req.target) {
+        Err(e) => Err(e),
+        Ok(target) => {
+            let inner = Request {
+                method: "GET",
+                target: &target,
+                headers: &headers,
+                body: &[],
+            };
+            match &target.resource {
+                Resource::Entity(table, pk, rk) => get_entity(backend, &inner, table, pk, rk).await,
+                Resource::Rows(table) => query_entities(backend, &inner, table, traced).await,
+                _ => Err(invalid(format!(
+                    "`GET {}` is not a query a $batch can hold (an entity, or a table's entities)",
+                    part.url
+                ))),
+            }
+        }
+    };
+    let answer = match answered {
+        Ok(answer) => {
+            let mut headers: Vec<(String, String)> = answer
+                .headers
+                .into_iter()
+                .map(|(name, value)| (name.to_owned(), value))
+                .collect();
+            if let Some(id) = &part.content_id {
+                headers.push(("Content-ID".into(), id.clone()));
+            }
+            BatchAnswer {
+                status: answer.status.as_u16(),
+                headers,
+                body: answer.body.to_vec(),
+            }
+        }
+        Err(e) => failed_part(&e, level, part.content_id.clone()),
+    };
+    let (content_type, body) = multipart::write_query_answer(&answer, &crate::new_id());
+    Ok(Answer {
+        status: StatusCode::ACCEPTED,
+        headers: vec![("content-type", content_type)],
+        body: Bytes::from(body),
+    })
+}
+
+async fn batch<B: Backend>(
+    backend: &B,
+    req: &Request<'_>,
+    parts: &[multipart::BatchPart],
+) -> Result<Answer, StoreError> {
     let level = req.metadata()?;
     let mut operations = Vec::with_capacity(parts.len());
     let mut failure = None;
@@ -627,26 +736,7 @@ async fn batch<B: Backend>(backend: &B, req: &Request<'_>) -> Result<Answer, Sto
                 answer
             })
             .collect(),
-        Err((error, content_id)) => {
-            let message = match error.failed_index {
-                Some(index) => format!("{index}:{}", error.message),
-                None => error.message.clone(),
-            };
-            let mut headers = vec![("Content-Type".to_owned(), level.content_type().to_owned())];
-            if let Some(id) = content_id {
-                headers.push(("Content-ID".into(), id));
-            }
-            vec![BatchAnswer {
-                status: error.status,
-                headers,
-                body: format::error_document(
-                    error.code.as_str(),
-                    &message,
-                    &crate::new_id(),
-                    &table_http::auth::http_date(time::OffsetDateTime::now_utc()),
-                ),
-            }]
-        }
+        Err((error, content_id)) => vec![failed_part(&error, level, content_id)],
     };
     let (content_type, body) = multipart::write_batch_answer(&answers, &crate::new_id());
     Ok(Answer {

@@ -23,6 +23,14 @@
 //!
 //! A change to a table that was dropped before the change reached the disk is skipped: its
 //! number is no longer in `tables`.
+//!
+//! # Settings
+//!
+//! A third table, `settings`, holds what the server keeps beside the data: each table's stored
+//! access policies (`acl/<table name in lower case>`, the `Set Table ACL` document) and the
+//! service properties (`service`, the `Set Table Service Properties` document). They go
+//! through the same writer, in order with the data: dropping a table drops its policies in
+//! the same transaction.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -36,6 +44,15 @@ use tokio::sync::watch;
 
 const TABLES: TableDefinition<u64, &str> = TableDefinition::new("tables");
 const ENTITIES: TableDefinition<(u64, &str, &str), &[u8]> = TableDefinition::new("entities");
+const SETTINGS: TableDefinition<&str, &[u8]> = TableDefinition::new("settings");
+
+/// The setting that holds a table's stored access policies.
+pub fn acl_setting(table: &str) -> String {
+    format!("acl/{}", table.to_ascii_lowercase())
+}
+
+/// The setting that holds the service properties.
+pub const SERVICE_SETTING: &str = "service";
 
 /// Why the data directory can't be used.
 #[derive(Debug)]
@@ -53,8 +70,17 @@ fn failed(path: &Path, what: &str, e: impl std::fmt::Display) -> DiskError {
     DiskError(format!("{}: {what}: {e}", path.display()))
 }
 
-/// A commit on its way to the writer: its sequence number and its changes.
-type Commit = (u64, Vec<Change>);
+/// What one commit writes.
+#[derive(Debug)]
+enum Item {
+    /// A write or transaction of the store.
+    Changes(Vec<Change>),
+    /// A setting set (or removed, with `None`).
+    Setting(String, Option<Vec<u8>>),
+}
+
+/// A commit on its way to the writer: its sequence number and what it writes.
+type Commit = (u64, Item);
 
 /// One account's database and its writer thread: the store's [`Journal`].
 #[derive(Debug)]
@@ -73,12 +99,14 @@ pub struct Disk {
 }
 
 /// What reading a database back found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Restored {
     /// Tables brought back.
     pub tables: usize,
     /// Entities brought back.
     pub entities: usize,
+    /// The settings, by name.
+    pub settings: std::collections::BTreeMap<String, Vec<u8>>,
 }
 
 impl Disk {
@@ -160,8 +188,8 @@ impl Disk {
     }
 }
 
-impl Journal for Disk {
-    fn record(&self, changes: Vec<Change>) {
+impl Disk {
+    fn append(&self, item: Item) {
         let mut queue = self
             .queue
             .lock()
@@ -169,10 +197,22 @@ impl Journal for Disk {
         queue.0 += 1;
         let seq = queue.0;
         if let Some(sender) = &queue.1
-            && sender.send((seq, changes)).is_ok()
+            && sender.send((seq, item)).is_ok()
         {
             self.appended.store(seq, Ordering::SeqCst);
         }
+    }
+
+    /// Hands a setting to the writer (`None` removes it), in order with the data's commits;
+    /// [`Disk::durable`] tells when it is on disk.
+    pub fn set(&self, name: String, value: Option<Vec<u8>>) {
+        self.append(Item::Setting(name, value));
+    }
+}
+
+impl Journal for Disk {
+    fn record(&self, changes: Vec<Change>) {
+        self.append(Item::Changes(changes));
     }
 }
 
@@ -194,11 +234,7 @@ fn restore(db: &Database, store: &Store) -> Result<(Restored, HashSet<u64>), Str
     let tables = match txn.open_table(TABLES) {
         Ok(t) => t,
         Err(redb::TableError::TableDoesNotExist(_)) => {
-            let none = Restored {
-                tables: 0,
-                entities: 0,
-            };
-            return Ok((none, HashSet::new()));
+            return Ok((Restored::default(), HashSet::new()));
         }
         Err(e) => return Err(e.to_string()),
     };
@@ -226,9 +262,17 @@ fn restore(db: &Database, store: &Store) -> Result<(Restored, HashSet<u64>), Str
             count += 1;
         }
     }
+    let mut settings = std::collections::BTreeMap::new();
+    if let Ok(table) = txn.open_table(SETTINGS) {
+        for row in table.iter().map_err(|e| e.to_string())? {
+            let (name, value) = row.map_err(|e| e.to_string())?;
+            settings.insert(name.value().to_owned(), value.value().to_vec());
+        }
+    }
     let restored = Restored {
         tables: names.len(),
         entities: count,
+        settings,
     };
     Ok((restored, names.into_keys().collect()))
 }
@@ -272,49 +316,73 @@ fn write_commits(
     {
         let mut tables = txn.open_table(TABLES).map_err(|e| e.to_string())?;
         let mut entities = txn.open_table(ENTITIES).map_err(|e| e.to_string())?;
-        for change in commits.into_iter().flat_map(|(_, changes)| changes) {
-            match change {
-                Change::CreateTable { id, name } => {
-                    tables
-                        .insert(id, name.as_str())
+        let mut settings = txn.open_table(SETTINGS).map_err(|e| e.to_string())?;
+        for (_, item) in commits {
+            let changes = match item {
+                Item::Changes(changes) => changes,
+                Item::Setting(name, Some(value)) => {
+                    settings
+                        .insert(name.as_str(), value.as_slice())
                         .map_err(|e| e.to_string())?;
-                    live.insert(id);
+                    continue;
                 }
-                Change::DeleteTable { id } => {
-                    tables.remove(id).map_err(|e| e.to_string())?;
-                    live.remove(&id);
-                    entities
-                        .retain_in::<(u64, &str, &str), _>(
-                            (id, "", "")..(id + 1, "", ""),
-                            |_, _| false,
-                        )
-                        .map_err(|e| e.to_string())?;
+                Item::Setting(name, None) => {
+                    settings.remove(name.as_str()).map_err(|e| e.to_string())?;
+                    continue;
                 }
-                Change::Put { table, entity } if live.contains(&table) => {
-                    let json =
-                        serde_json::to_vec(&table_runtime::json::entity_to_json(&entity, None))
+            };
+            for change in changes {
+                match change {
+                    Change::CreateTable { id, name } => {
+                        tables
+                            .insert(id, name.as_str())
                             .map_err(|e| e.to_string())?;
-                    entities
-                        .insert(
-                            (
-                                table,
-                                entity.partition_key.as_str(),
-                                entity.row_key.as_str(),
-                            ),
-                            json.as_slice(),
-                        )
-                        .map_err(|e| e.to_string())?;
+                        live.insert(id);
+                    }
+                    Change::DeleteTable { id } => {
+                        let name = tables
+                            .remove(id)
+                            .map_err(|e| e.to_string())?
+                            .map(|name| name.value().to_owned());
+                        if let Some(name) = name {
+                            settings
+                                .remove(acl_setting(&name).as_str())
+                                .map_err(|e| e.to_string())?;
+                        }
+                        live.remove(&id);
+                        entities
+                            .retain_in::<(u64, &str, &str), _>(
+                                (id, "", "")..(id + 1, "", ""),
+                                |_, _| false,
+                            )
+                            .map_err(|e| e.to_string())?;
+                    }
+                    Change::Put { table, entity } if live.contains(&table) => {
+                        let json =
+                            serde_json::to_vec(&table_runtime::json::entity_to_json(&entity, None))
+                                .map_err(|e| e.to_string())?;
+                        entities
+                            .insert(
+                                (
+                                    table,
+                                    entity.partition_key.as_str(),
+                                    entity.row_key.as_str(),
+                                ),
+                                json.as_slice(),
+                            )
+                            .map_err(|e| e.to_string())?;
+                    }
+                    Change::Delete {
+                        table,
+                        partition_key,
+                        row_key,
+                    } if live.contains(&table) => {
+                        entities
+                            .remove((table, partition_key.as_str(), row_key.as_str()))
+                            .map_err(|e| e.to_string())?;
+                    }
+                    Change::Put { .. } | Change::Delete { .. } => {}
                 }
-                Change::Delete {
-                    table,
-                    partition_key,
-                    row_key,
-                } if live.contains(&table) => {
-                    entities
-                        .remove((table, partition_key.as_str(), row_key.as_str()))
-                        .map_err(|e| e.to_string())?;
-                }
-                Change::Put { .. } | Change::Delete { .. } => {}
             }
         }
     }

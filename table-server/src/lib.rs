@@ -5,6 +5,7 @@
 //! - [`auth`] checks SharedKey, SharedKeyLite, account SAS and table SAS;
 //! - [`api`] runs the operations on the store, through the same `Backend` trait the typed API
 //!   uses (a table SAS through the store's `Scoped` wrapper, which enforces its key range);
+//! - [`settings`] keeps table ACLs and the service properties, and answers CORS;
 //! - [`disk`] keeps every change in redb when the server has a data directory.
 //!
 //! The wire format (entity JSON at three metadata levels, `$batch`, errors, continuations) is
@@ -14,6 +15,7 @@ pub mod api;
 pub mod auth;
 pub mod disk;
 pub mod route;
+pub mod settings;
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -32,7 +34,6 @@ use hyper::body::Incoming;
 use hyper::{HeaderMap, Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use table_http::connection::AccountKey;
-use table_http::wire::acl::{self, SignedIdentifier};
 use table_runtime::sas::Scoped;
 use table_runtime::{ErrorCode, PagingQuirks, Store, StoreError, StoreOptions};
 use tokio::net::TcpListener;
@@ -42,6 +43,7 @@ use crate::api::Answer;
 use crate::auth::{Accounts, Grant};
 use crate::disk::Disk;
 use crate::route::Resource;
+use crate::settings::{Cors, Settings};
 
 /// The largest request body read: a `$batch` may be 4 MiB, plus room for its framing.
 pub const MAX_BODY: usize = 4 * 1024 * 1024 + 64 * 1024;
@@ -128,16 +130,7 @@ pub fn paging_quirks(seed: u64) -> PagingQuirks {
 struct AccountData {
     store: Store,
     disk: Option<Arc<Disk>>,
-    /// Each table's stored access policies, by table name in lower case.
-    policies: std::sync::Mutex<HashMap<String, Vec<SignedIdentifier>>>,
-}
-
-impl AccountData {
-    fn policies(&self) -> std::sync::MutexGuard<'_, HashMap<String, Vec<SignedIdentifier>>> {
-        self.policies
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
+    settings: Settings,
 }
 
 #[derive(Debug)]
@@ -181,7 +174,7 @@ fn open_state(config: Config) -> Result<(State, Opened), StartError> {
             Storage::InMemory => AccountData {
                 store: Store::with_options(options.clone()),
                 disk: None,
-                policies: Default::default(),
+                settings: Settings::default(),
             },
             Storage::Dir(dir) => {
                 std::fs::create_dir_all(dir).map_err(|e| {
@@ -193,11 +186,13 @@ fn open_state(config: Config) -> Result<(State, Opened), StartError> {
                 let path = dir.join(format!("{name}.redb"));
                 let (store, disk, found) = disk::open_store(&path, options.clone())
                     .map_err(|e| StartError(e.to_string()))?;
+                let settings = Settings::restore(Some(disk.clone()), &found.settings)
+                    .map_err(|e| StartError(format!("{}: {e}", path.display())))?;
                 restored.push((name.to_owned(), found));
                 AccountData {
                     store,
                     disk: Some(disk),
-                    policies: Default::default(),
+                    settings,
                 }
             }
         };
@@ -410,6 +405,15 @@ fn check_version(headers: &HeaderMap) -> Result<String, StoreError> {
     Ok(version)
 }
 
+/// What answering a request noticed besides the answer.
+#[derive(Debug, Default)]
+struct Notes {
+    /// The query's class and counts, when queries are traced.
+    traced: Option<api::Traced>,
+    /// How the request fares against the account's CORS rules.
+    cors: Cors,
+}
+
 async fn handle(state: &State, req: Request<Incoming>, peer: IpAddr) -> Response<Full<Bytes>> {
     let started = std::time::Instant::now();
     let id = new_id();
@@ -417,12 +421,13 @@ async fn handle(state: &State, req: Request<Incoming>, peer: IpAddr) -> Response
     let path = req.uri().path().to_owned();
     let version = check_version(req.headers());
     let client_request_id = header_value(req.headers(), "x-ms-client-request-id");
-    let (answer, traced) = match version.clone() {
-        Ok(_) => answer(state, req, peer).await,
-        Err(e) => (Err(e), None),
+    let mut notes = Notes::default();
+    let answer = match version.clone() {
+        Ok(_) => answer(state, req, peer, &mut notes).await,
+        Err(e) => Err(e),
     };
     let date = table_http::auth::http_date(time::OffsetDateTime::now_utc());
-    let answer = answer.unwrap_or_else(|e| error_answer(&e, &id, &date));
+    let mut answer = answer.unwrap_or_else(|e| error_answer(&e, &id, &date));
     if state.config.log_requests {
         eprintln!(
             "table-server: {peer} {method} {path} -> {} ({} µs)",
@@ -430,7 +435,7 @@ async fn handle(state: &State, req: Request<Incoming>, peer: IpAddr) -> Response
             started.elapsed().as_micros()
         );
     }
-    if let Some(t) = traced {
+    if let Some(t) = notes.traced {
         eprintln!(
             "table-server: query {}: {} on `{}` ({}): {} examined, {} returned",
             id,
@@ -459,6 +464,20 @@ async fn handle(state: &State, req: Request<Incoming>, peer: IpAddr) -> Response
     if let Some(client) = client_request_id {
         response = response.header("x-ms-client-request-id", client);
     }
+    let common = [
+        "x-ms-request-id",
+        "x-ms-version",
+        "date",
+        "x-ms-client-request-id",
+        "dataserviceversion",
+        "content-length",
+    ];
+    let cors = notes.cors.headers(
+        common
+            .into_iter()
+            .chain(answer.headers.iter().map(|(name, _)| *name)),
+    );
+    answer.headers.extend(cors);
     for (name, value) in answer.headers {
         response = response.header(name, value);
     }
@@ -522,17 +541,7 @@ async fn answer(
     state: &State,
     req: Request<Incoming>,
     peer: IpAddr,
-) -> (Result<Answer, StoreError>, Option<api::Traced>) {
-    let mut traced = None;
-    let result = answer_inner(state, req, peer, &mut traced).await;
-    (result, traced)
-}
-
-async fn answer_inner(
-    state: &State,
-    req: Request<Incoming>,
-    peer: IpAddr,
-    traced: &mut Option<api::Traced>,
+    notes: &mut Notes,
 ) -> Result<Answer, StoreError> {
     let (parts, body) = req.into_parts();
     let path = parts.uri.path();
@@ -554,6 +563,13 @@ async fn answer_inner(
             format!("this server has no account `{}`", target.account),
         )
     })?;
+    // A CORS preflight carries no credentials: the account's rules answer it.
+    if method == "OPTIONS" {
+        return data.settings.preflight(&parts.headers);
+    }
+    if let Some(origin) = header(&parts.headers, "origin") {
+        notes.cors = data.settings.cors(origin, parts.method.as_str());
+    }
     let grant = auth::authenticate(
         &state.config.accounts,
         &target,
@@ -561,12 +577,7 @@ async fn answer_inner(
         &parts.headers,
         peer,
         time::OffsetDateTime::now_utc(),
-        |table, id| {
-            data.policies()
-                .get(&table.to_ascii_lowercase())
-                .and_then(|ps| ps.iter().find(|p| p.id == id))
-                .map(|p| (p.permission.clone(), p.start.clone(), p.expiry.clone()))
-        },
+        |table, id| data.settings.policy(table, id),
     )?;
     if target.secondary && method != "GET" {
         return Err(StoreError::new(
@@ -580,17 +591,23 @@ async fn answer_inner(
         headers: &parts.headers,
         body: &body,
     };
+    if let Grant::Account {
+        permissions,
+        resource_types,
+    } = &grant
+    {
+        check_account_sas(&request, permissions, resource_types)?;
+    }
+    if target.resource == Resource::Service {
+        return data.settings.service(&request, &grant).await;
+    }
     if target.param("comp") == Some("acl") {
-        return table_acl(data, &request, &grant);
+        return data.settings.table_acl(&data.store, &request, &grant).await;
     }
     let mut wrote = false;
+    let traced = &mut notes.traced;
     let answer = match grant {
-        Grant::Key => api::run(&data.store, &request, &mut wrote, traced).await,
-        Grant::Account {
-            permissions,
-            resource_types,
-        } => {
-            check_account_sas(&request, &permissions, &resource_types)?;
+        Grant::Key | Grant::Account { .. } => {
             api::run(&data.store, &request, &mut wrote, traced).await
         }
         Grant::Table(scope) => {
@@ -599,7 +616,7 @@ async fn answer_inner(
         }
     };
     if let (Ok(_), Resource::Table(name)) = (&answer, &target.resource) {
-        data.policies().remove(&name.to_ascii_lowercase());
+        data.settings.table_deleted(name);
     }
     // A batch answers 202 whether or not it applied; it waits for the disk either way (a
     // failed one wrote nothing, so the wait is short).
@@ -607,56 +624,6 @@ async fn answer_inner(
         disk.durable().await?;
     }
     answer
-}
-
-/// `GET` and `PUT /TABLE?comp=acl`: a table's stored access policies, for the account key only.
-fn table_acl(
-    data: &AccountData,
-    req: &api::Request<'_>,
-    grant: &Grant,
-) -> Result<Answer, StoreError> {
-    let Resource::Rows(table) = &req.target.resource else {
-        return Err(StoreError::new(
-            ErrorCode::InvalidUri,
-            "comp=acl names a table: /ACCOUNT/TABLE?comp=acl",
-        ));
-    };
-    if !matches!(grant, Grant::Key) {
-        return Err(StoreError::new(
-            ErrorCode::AuthorizationFailure,
-            "a table's ACL is read and set with the account key only",
-        ));
-    }
-    // The table must exist: a point read tells, whatever scans the server refuses.
-    if let Err(e) = data.store.get(table, "", "", None)
-        && e.code == ErrorCode::TableNotFound
-    {
-        return Err(e);
-    }
-    let key = table.to_ascii_lowercase();
-    match req.method {
-        "GET" => {
-            let policies = data.policies().get(&key).cloned().unwrap_or_default();
-            Ok(Answer {
-                status: StatusCode::OK,
-                headers: vec![("content-type", "application/xml".to_owned())],
-                body: Bytes::from(acl::write_acl(&policies)),
-            })
-        }
-        "PUT" => {
-            let policies = acl::read_acl(req.body)?;
-            data.policies().insert(key, policies);
-            Ok(Answer {
-                status: StatusCode::NO_CONTENT,
-                headers: Vec::new(),
-                body: Bytes::new(),
-            })
-        }
-        other => Err(StoreError::new(
-            ErrorCode::UnsupportedHttpVerb,
-            format!("{other} is not an operation on a table's ACL"),
-        )),
-    }
 }
 
 /// The permissions an account SAS needs for a request (the service's table of operations).

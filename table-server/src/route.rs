@@ -151,6 +151,14 @@ pub fn target(path: &str, query: Option<&str>, host: Option<&str>) -> Result<Tar
         None => (account, false),
     };
     let raw_query = query.unwrap_or("").to_owned();
+    let query = query_params(&raw_query)?;
+    // Service operations on the secondary endpoint, path style, as Python's SDK writes them:
+    // `/acct-secondary/acct/?restype=service&comp=stats`.
+    let service_call = query.iter().any(|(n, v)| n == "restype" && v == "service");
+    let rest = match rest.trim_matches('/') {
+        named if service_call && named == account => "",
+        _ => rest,
+    };
     Ok(Target {
         account,
         secondary,
@@ -161,7 +169,7 @@ pub fn target(path: &str, query: Option<&str>, host: Option<&str>) -> Result<Tar
             path.to_owned()
         },
         resource: resource(rest)?,
-        query: query_params(&raw_query)?,
+        query,
         raw_query,
     })
 }
@@ -214,6 +222,13 @@ mod tests {
             ("devstoreaccount1", true)
         );
         assert!(target("/", None, None).is_err());
+        let t = target(
+            "/devstoreaccount1-secondary/devstoreaccount1/",
+            Some("restype=service&comp=stats"),
+            None,
+        )
+        .unwrap();
+        assert_eq!((t.resource, t.secondary), (Resource::Service, true));
         let t = target("/a/t()", Some("$filter=A+eq+%27x+y%27"), None).unwrap();
         assert_eq!(t.param("$filter"), Some("A eq 'x y'"));
     }

@@ -624,3 +624,323 @@ fn partition_statistics_are_served() {
     );
     assert_eq!(missing.status, 404);
 }
+
+const CORS_PROPERTIES: &str = "<?xml version=\"1.0\" encoding=\"utf-8\"?><StorageServiceProperties>\
+<Cors><CorsRule><AllowedOrigins>https://app.example</AllowedOrigins>\
+<AllowedMethods>GET,PUT</AllowedMethods><MaxAgeInSeconds>600</MaxAgeInSeconds>\
+<ExposedHeaders>x-ms-request-*</ExposedHeaders><AllowedHeaders>x-ms-*,content-type</AllowedHeaders>\
+</CorsRule><CorsRule><AllowedOrigins>*</AllowedOrigins><AllowedMethods>GET</AllowedMethods>\
+<MaxAgeInSeconds>5</MaxAgeInSeconds><ExposedHeaders></ExposedHeaders><AllowedHeaders></AllowedHeaders>\
+</CorsRule></Cors></StorageServiceProperties>";
+
+#[test]
+fn service_properties_cors_and_stats() {
+    let server = start(in_memory());
+    let properties = "/devstoreaccount1/?restype=service&comp=properties";
+    // Nothing set yet: every section at its default, no CORS rule, so preflights fail.
+    let defaults = raw(&server, "GET", properties, &[], b"", true);
+    assert_eq!(defaults.status, 200, "{}", defaults.body);
+    assert!(defaults.body.contains("<Logging><Version>1.0</Version>"));
+    assert!(defaults.body.contains("<Cors></Cors>"));
+    let preflight = |origin: &str, method: &str, headers: Option<&str>| {
+        let mut sent = vec![
+            ("Origin", origin),
+            ("Access-Control-Request-Method", method),
+        ];
+        if let Some(h) = headers {
+            sent.push(("Access-Control-Request-Headers", h));
+        }
+        raw(
+            &server,
+            "OPTIONS",
+            "/devstoreaccount1/Orders",
+            &sent,
+            b"",
+            false,
+        )
+    };
+    let refused = preflight("https://app.example", "GET", None);
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    assert_eq!(refused.error_code(), "CorsPreflightFailure");
+
+    let set = raw(
+        &server,
+        "PUT",
+        properties,
+        &[("Content-Type", "application/xml")],
+        CORS_PROPERTIES.as_bytes(),
+        true,
+    );
+    assert_eq!(set.status, 202, "{}", set.body);
+    let read = raw(&server, "GET", properties, &[], b"", true);
+    assert!(
+        read.body
+            .contains("<AllowedOrigins>https://app.example</AllowedOrigins>")
+    );
+    assert!(read.body.contains("<MaxAgeInSeconds>5</MaxAgeInSeconds>"));
+
+    // The first rule allowing origin, method and headers answers the preflight.
+    let allowed = preflight("https://app.example", "PUT", Some("x-ms-date,Content-Type"));
+    assert_eq!(allowed.status, 200, "{}", allowed.body);
+    assert_eq!(
+        allowed.header("Access-Control-Allow-Origin"),
+        Some("https://app.example")
+    );
+    assert_eq!(allowed.header("Access-Control-Allow-Methods"), Some("PUT"));
+    assert_eq!(
+        allowed.header("Access-Control-Allow-Headers"),
+        Some("x-ms-date,Content-Type")
+    );
+    assert_eq!(allowed.header("Access-Control-Max-Age"), Some("600"));
+    assert_eq!(
+        allowed.header("Access-Control-Allow-Credentials"),
+        Some("true")
+    );
+    // Another origin falls through to the `*` rule, which allows GET only, and no headers.
+    let any = preflight("https://else.example", "GET", None);
+    assert_eq!(any.status, 200);
+    assert_eq!(any.header("Access-Control-Allow-Origin"), Some("*"));
+    assert_eq!(any.header("Access-Control-Max-Age"), Some("5"));
+    assert_eq!(preflight("https://else.example", "PUT", None).status, 403);
+    assert_eq!(
+        preflight("https://app.example", "PUT", Some("authorization")).status,
+        403
+    );
+    let no_method = raw(
+        &server,
+        "OPTIONS",
+        "/devstoreaccount1/Orders",
+        &[("Origin", "https://app.example")],
+        b"",
+        false,
+    );
+    assert_eq!(no_method.status, 400);
+    assert_eq!(no_method.error_code(), "InvalidCorsHeaderValue");
+
+    // A signed request from an allowed origin gets the CORS headers; `x-ms-request-*` exposes
+    // the request id present on the answer.
+    let listed = raw(
+        &server,
+        "GET",
+        "/devstoreaccount1/Tables",
+        &[("Origin", "https://app.example")],
+        b"",
+        true,
+    );
+    assert_eq!(listed.status, 200, "{}", listed.body);
+    assert_eq!(
+        listed.header("Access-Control-Allow-Origin"),
+        Some("https://app.example")
+    );
+    assert_eq!(
+        listed.header("Access-Control-Expose-Headers"),
+        Some("x-ms-request-id")
+    );
+    assert_eq!(listed.header("Vary"), Some("Origin"));
+    // A method no rule allows for that origin: no CORS headers beyond Vary.
+    let created = raw(
+        &server,
+        "POST",
+        "/devstoreaccount1/Tables",
+        &[
+            ("Origin", "https://app.example"),
+            ("Content-Type", "application/json"),
+        ],
+        br#"{"TableName":"Orders"}"#,
+        true,
+    );
+    assert_eq!(created.status, 201, "{}", created.body);
+    assert_eq!(created.header("Access-Control-Allow-Origin"), None);
+    assert_eq!(created.header("Vary"), Some("Origin"));
+
+    // A section left out keeps its value; a rule with a method the service doesn't know is
+    // refused and changes nothing.
+    let logging = "<StorageServiceProperties><Logging><Version>1.0</Version><Delete>true</Delete>\
+        <Read>false</Read><Write>true</Write><RetentionPolicy><Enabled>true</Enabled><Days>7</Days>\
+        </RetentionPolicy></Logging></StorageServiceProperties>";
+    assert_eq!(
+        raw(&server, "PUT", properties, &[], logging.as_bytes(), true).status,
+        202
+    );
+    let bad = "<StorageServiceProperties><Cors><CorsRule><AllowedOrigins>*</AllowedOrigins>\
+        <AllowedMethods>FETCH</AllowedMethods><MaxAgeInSeconds>1</MaxAgeInSeconds></CorsRule>\
+        </Cors></StorageServiceProperties>";
+    let refused = raw(&server, "PUT", properties, &[], bad.as_bytes(), true);
+    assert_eq!(refused.status, 400);
+    assert_eq!(refused.error_code(), "InvalidXmlNodeValue");
+    let read = raw(&server, "GET", properties, &[], b"", true);
+    assert!(read.body.contains("<Delete>true</Delete>"));
+    assert!(read.body.contains("<Days>7</Days>"));
+    assert!(read.body.contains("https://app.example"), "CORS kept");
+    // Without credentials, the properties are not for reading.
+    assert_eq!(raw(&server, "GET", properties, &[], b"", false).status, 403);
+
+    // Stats come from the secondary endpoint only.
+    let stats = raw(
+        &server,
+        "GET",
+        "/devstoreaccount1-secondary/?restype=service&comp=stats",
+        &[],
+        b"",
+        true,
+    );
+    assert_eq!(stats.status, 200, "{}", stats.body);
+    assert!(stats.body.contains("<Status>live</Status>"));
+    assert!(stats.body.contains("<LastSyncTime>"));
+    let primary = raw(
+        &server,
+        "GET",
+        "/devstoreaccount1/?restype=service&comp=stats",
+        &[],
+        b"",
+        true,
+    );
+    assert_eq!(primary.status, 400);
+    assert_eq!(primary.error_code(), "InvalidQueryParameterValue");
+}
+
+#[test]
+fn policies_and_properties_on_disk_survive_a_restart() {
+    let dir = temp_dir("settings");
+    let mut config = in_memory();
+    config.storage = Storage::Dir(dir.clone());
+    let server = start(config.clone());
+    let c = client(&server);
+    block(c.create_table("Shared")).unwrap();
+    block(c.create_table("Gone")).unwrap();
+    let acl = "<SignedIdentifiers><SignedIdentifier><Id>readers</Id><AccessPolicy>\
+        <Permission>r</Permission></AccessPolicy></SignedIdentifier></SignedIdentifiers>";
+    for table in ["Shared", "Gone"] {
+        let set = raw(
+            &server,
+            "PUT",
+            &format!("/devstoreaccount1/{table}?comp=acl"),
+            &[],
+            acl.as_bytes(),
+            true,
+        );
+        assert_eq!(set.status, 204, "{}", set.body);
+    }
+    let properties = "/devstoreaccount1/?restype=service&comp=properties";
+    assert_eq!(
+        raw(
+            &server,
+            "PUT",
+            properties,
+            &[],
+            CORS_PROPERTIES.as_bytes(),
+            true
+        )
+        .status,
+        202
+    );
+    block(c.delete_table("Gone")).unwrap();
+    server.stop();
+
+    let server = start(config.clone());
+    let c = client(&server);
+    let kept = raw(
+        &server,
+        "GET",
+        "/devstoreaccount1/Shared?comp=acl",
+        &[],
+        b"",
+        true,
+    );
+    assert_eq!(kept.status, 200, "{}", kept.body);
+    assert!(kept.body.contains("<Id>readers</Id>"), "{}", kept.body);
+    // A table dropped before the restart took its policies with it, even when a table of the
+    // same name comes back.
+    block(c.create_table("Gone")).unwrap();
+    let gone = raw(
+        &server,
+        "GET",
+        "/devstoreaccount1/Gone?comp=acl",
+        &[],
+        b"",
+        true,
+    );
+    assert!(!gone.body.contains("readers"), "{}", gone.body);
+    let read = raw(&server, "GET", properties, &[], b"", true);
+    assert!(read.body.contains("https://app.example"), "{}", read.body);
+    // The restored rules answer preflights.
+    let preflight = raw(
+        &server,
+        "OPTIONS",
+        "/devstoreaccount1/Shared",
+        &[
+            ("Origin", "https://app.example"),
+            ("Access-Control-Request-Method", "GET"),
+        ],
+        b"",
+        false,
+    );
+    assert_eq!(preflight.status, 200, "{}", preflight.body);
+    server.stop();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_query_alone_in_a_batch_is_answered_outside_a_changeset() {
+    let server = start(in_memory());
+    let c = client(&server);
+    block(c.create_table("Lone")).unwrap();
+    for rk in ["1", "2", "3"] {
+        block(c.write(
+            "Lone",
+            BatchOperation::Insert(Entity::new("p", rk).with("N", rk)),
+        ))
+        .unwrap();
+    }
+    let base = format!("http://{}/devstoreaccount1", server.addr());
+    let send = |request_line: &str| {
+        let body = format!(
+            "--batch_q\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n\
+             {request_line}\r\nAccept: application/json;odata=nometadata\r\n\r\n\r\n--batch_q--\r\n"
+        );
+        raw(
+            &server,
+            "POST",
+            "/devstoreaccount1/$batch",
+            &[("Content-Type", "multipart/mixed; boundary=batch_q")],
+            body.as_bytes(),
+            true,
+        )
+    };
+    let point = send(&format!(
+        "GET {base}/Lone(PartitionKey='p',RowKey='2') HTTP/1.1"
+    ));
+    assert_eq!(point.status, 202, "{}", point.body);
+    assert!(!point.body.contains("changesetresponse"), "{}", point.body);
+    assert!(point.body.contains("HTTP/1.1 200 OK"), "{}", point.body);
+    assert!(point.body.contains(r#""RowKey":"2""#), "{}", point.body);
+    let filtered = send(&format!(
+        "GET {base}/Lone()?$filter=PartitionKey%20eq%20'p'%20and%20RowKey%20ge%20'2' HTTP/1.1"
+    ));
+    assert!(
+        filtered.body.contains(r#""RowKey":"3""#),
+        "{}",
+        filtered.body
+    );
+    assert!(
+        !filtered.body.contains(r#""RowKey":"1""#),
+        "{}",
+        filtered.body
+    );
+    let missing = send(&format!(
+        "GET {base}/Lone(PartitionKey='p',RowKey='9') HTTP/1.1"
+    ));
+    assert_eq!(missing.status, 202);
+    assert!(missing.body.contains("HTTP/1.1 404"), "{}", missing.body);
+    assert!(
+        missing.body.contains("ResourceNotFound"),
+        "{}",
+        missing.body
+    );
+    // A write outside a changeset is not a query.
+    let stray = send(&format!(
+        "DELETE {base}/Lone(PartitionKey='p',RowKey='1') HTTP/1.1"
+    ));
+    assert_eq!(stray.status, 400, "{}", stray.body);
+    assert!(block(c.get("Lone", "p", "1", None)).is_ok());
+}

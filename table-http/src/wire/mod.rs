@@ -21,6 +21,7 @@ use table_runtime::{DateTime, ETag, EdmType, Entity, ErrorCode, IfMatch, StoreEr
 pub mod acl;
 pub mod format;
 pub mod multipart;
+pub mod properties;
 
 /// The header naming the PartitionKey a query's next page starts at.
 pub const NEXT_PARTITION_KEY: &str = "x-ms-continuation-NextPartitionKey";

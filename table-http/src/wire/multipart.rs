@@ -152,10 +152,20 @@ impl BatchPart {
     }
 }
 
-/// Reads a `$batch` request body, given the request's `Content-Type`, into its operations.
-/// A body that is not one changeset of HTTP requests is refused with `InvalidInput`, saying
-/// what is wrong.
-pub fn read_batch(content_type: &str, body: &[u8]) -> Result<Vec<BatchPart>, StoreError> {
+/// What a `$batch` request holds: one changeset of writes, or one query on its own (the
+/// service takes a query in a batch only alone, outside any changeset).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BatchRequest {
+    /// The changeset's operations, in order.
+    Changeset(Vec<BatchPart>),
+    /// A lone `GET`.
+    Query(BatchPart),
+}
+
+/// Reads a `$batch` request body, given the request's `Content-Type`. A body that is not one
+/// changeset of HTTP requests, nor one lone query, is refused with `InvalidInput`, saying what
+/// is wrong.
+pub fn read_batch_request(content_type: &str, body: &[u8]) -> Result<BatchRequest, StoreError> {
     let outer = boundary(content_type).ok_or_else(|| {
         malformed(format!(
             "a $batch request needs Content-Type multipart/mixed with a boundary, not `{content_type}`"
@@ -164,12 +174,26 @@ pub fn read_batch(content_type: &str, body: &[u8]) -> Result<Vec<BatchPart>, Sto
     let batch_parts = parts(body, outer)?;
     let [changeset] = batch_parts.as_slice() else {
         return Err(malformed(format!(
-            "a $batch request holds exactly one changeset; this one has {} parts",
+            "a $batch request holds exactly one changeset, or one query; this one has {} parts",
             batch_parts.len()
         )));
     };
     let (headers, inner) = headers_and_body(changeset)?;
     let inner_type = header(&headers, "Content-Type").unwrap_or_default();
+    if inner_type
+        .trim()
+        .to_ascii_lowercase()
+        .starts_with("application/http")
+    {
+        let query = operation(&headers, inner)?;
+        if query.method != "GET" {
+            return Err(malformed(format!(
+                "only a query (GET) may stand outside a changeset, not `{} {}`",
+                query.method, query.url
+            )));
+        }
+        return Ok(BatchRequest::Query(query));
+    }
     let inner_boundary = boundary(inner_type).ok_or_else(|| {
         malformed(format!(
             "the changeset needs Content-Type multipart/mixed with a boundary, not `{inner_type}`"
@@ -178,37 +202,53 @@ pub fn read_batch(content_type: &str, body: &[u8]) -> Result<Vec<BatchPart>, Sto
     let mut operations = Vec::new();
     for part in parts(inner, inner_boundary)? {
         let (mime, http) = headers_and_body(part)?;
-        let line_end = find(http, b"\n").unwrap_or(http.len());
-        let request_line = std::str::from_utf8(&http[..line_end])
-            .map_err(|_| malformed("a $batch request line is not UTF-8"))?
-            .trim();
-        let mut words = request_line.split_whitespace();
-        let (Some(method), Some(url), Some(version), None) =
-            (words.next(), words.next(), words.next(), words.next())
-        else {
-            return Err(malformed(format!(
-                "`{request_line}` is not an HTTP request line"
-            )));
-        };
-        if !version.starts_with("HTTP/1.") {
-            return Err(malformed(format!(
-                "`{request_line}` is not an HTTP/1.1 request line"
-            )));
-        }
-        let rest = &http[(line_end + 1).min(http.len())..];
-        let (headers, body) = headers_and_body(rest)?;
-        let content_id = header(&mime, "Content-ID")
-            .or_else(|| header(&headers, "Content-ID"))
-            .map(str::to_owned);
-        operations.push(BatchPart {
-            method: method.to_ascii_uppercase(),
-            url: url.to_owned(),
-            headers,
-            content_id,
-            body: body.to_vec(),
-        });
+        operations.push(operation(&mime, http)?);
     }
-    Ok(operations)
+    Ok(BatchRequest::Changeset(operations))
+}
+
+/// Reads a `$batch` request body that must be one changeset: its operations.
+pub fn read_batch(content_type: &str, body: &[u8]) -> Result<Vec<BatchPart>, StoreError> {
+    match read_batch_request(content_type, body)? {
+        BatchRequest::Changeset(operations) => Ok(operations),
+        BatchRequest::Query(q) => Err(malformed(format!(
+            "expected a changeset, found the query `GET {}`",
+            q.url
+        ))),
+    }
+}
+
+/// One `application/http` part: its MIME headers and the HTTP request inside.
+fn operation(mime: &[(String, String)], http: &[u8]) -> Result<BatchPart, StoreError> {
+    let line_end = find(http, b"\n").unwrap_or(http.len());
+    let request_line = std::str::from_utf8(&http[..line_end])
+        .map_err(|_| malformed("a $batch request line is not UTF-8"))?
+        .trim();
+    let mut words = request_line.split_whitespace();
+    let (Some(method), Some(url), Some(version), None) =
+        (words.next(), words.next(), words.next(), words.next())
+    else {
+        return Err(malformed(format!(
+            "`{request_line}` is not an HTTP request line"
+        )));
+    };
+    if !version.starts_with("HTTP/1.") {
+        return Err(malformed(format!(
+            "`{request_line}` is not an HTTP/1.1 request line"
+        )));
+    }
+    let rest = &http[(line_end + 1).min(http.len())..];
+    let (headers, body) = headers_and_body(rest)?;
+    let content_id = header(mime, "Content-ID")
+        .or_else(|| header(&headers, "Content-ID"))
+        .map(str::to_owned);
+    Ok(BatchPart {
+        method: method.to_ascii_uppercase(),
+        url: url.to_owned(),
+        headers,
+        content_id,
+        body: body.to_vec(),
+    })
 }
 
 /// One HTTP answer inside a `$batch` answer.
@@ -258,24 +298,37 @@ pub fn write_batch_answer(answers: &[BatchAnswer], id: &str) -> (String, Vec<u8>
     );
     out.extend_from_slice(text.as_bytes());
     for answer in answers {
-        text.clear();
-        let _ = write!(
-            text,
-            "--{changeset}\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\nHTTP/1.1 {} {}\r\n",
-            answer.status,
-            reason(answer.status)
-        );
-        for (name, value) in &answer.headers {
-            let _ = write!(text, "{name}: {value}\r\n");
-        }
-        text.push_str("\r\n");
-        out.extend_from_slice(text.as_bytes());
-        out.extend_from_slice(&answer.body);
-        out.extend_from_slice(b"\r\n");
+        out.extend_from_slice(format!("--{changeset}\r\n").as_bytes());
+        write_part(&mut out, answer);
     }
     text.clear();
     let _ = write!(text, "--{changeset}--\r\n--{batch}--\r\n");
     out.extend_from_slice(text.as_bytes());
+    (format!("multipart/mixed; boundary={batch}"), out)
+}
+
+fn write_part(out: &mut Vec<u8>, answer: &BatchAnswer) {
+    let mut text = format!(
+        "Content-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\nHTTP/1.1 {} {}\r\n",
+        answer.status,
+        reason(answer.status)
+    );
+    for (name, value) in &answer.headers {
+        let _ = write!(text, "{name}: {value}\r\n");
+    }
+    text.push_str("\r\n");
+    out.extend_from_slice(text.as_bytes());
+    out.extend_from_slice(&answer.body);
+    out.extend_from_slice(b"\r\n");
+}
+
+/// Writes the answer to a query sent alone in a `$batch`: one `application/http` part, outside
+/// any changeset. Returns the `Content-Type` (with its boundary) and the body.
+pub fn write_query_answer(answer: &BatchAnswer, id: &str) -> (String, Vec<u8>) {
+    let batch = format!("batchresponse_{id}");
+    let mut out = format!("--{batch}\r\n").into_bytes();
+    write_part(&mut out, answer);
+    out.extend_from_slice(format!("--{batch}--\r\n").as_bytes());
     (format!("multipart/mixed; boundary={batch}"), out)
 }
 

@@ -169,6 +169,10 @@ DEVIATIONS = {
     ),
     "batch-table-sas": "Azurite refuses a transaction ($batch) authorized by a table SAS with 403 AuthorizationFailure",
     "query-metadata-url": "Azurite's odata.metadata for Query Entities names #Tables/@Element instead of #<table>",
+    "service-properties": (
+        "Azurite's table service properties and stats differ from the service's: more than five CORS "
+        "rules are accepted, and Get Table Service Stats on the -secondary endpoint fails authentication"
+    ),
 }
 
 

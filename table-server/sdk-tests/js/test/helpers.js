@@ -174,6 +174,8 @@ const DEVIATIONS = {
     "Azurite refuses a transaction ($batch) authorized by a table SAS with 403 AuthorizationFailure",
   "query-metadata-url":
     "Azurite's odata.metadata for Query Entities names #Tables/@Element instead of #<table>",
+  "service-properties":
+    "Azurite refuses the SDK's Set Table Service Properties with 400 (no error body)",
 };
 
 class Deviations {
