@@ -55,6 +55,11 @@ pub const LATEST_VERSION: &str = "2025-11-05";
 pub const OLDEST_JSON_VERSION: &str = "2013-08-15";
 /// How long a client may take to send a request's headers, then its body.
 pub const READ_TIMEOUT: Duration = Duration::from_secs(30);
+/// The most headers a request may carry: more get `400 InvalidHeaderValue`, and past
+/// [`HEADERS_PARSED`] the connection gets `431` without being read further.
+pub const MAX_HEADERS: usize = 100;
+/// How many headers are parsed at most before a request is cut off.
+pub const HEADERS_PARSED: usize = 256;
 
 /// Where the data lives.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,6 +89,9 @@ pub struct Config {
     pub deny_partition_scans: bool,
     /// End pages early as the service may (see [`paging_quirks`]).
     pub paging_quirks: Option<u64>,
+    /// How long a client may take to send a request's headers, then its body
+    /// ([`READ_TIMEOUT`] unless changed).
+    pub read_timeout: Duration,
 }
 
 impl Config {
@@ -104,6 +112,7 @@ impl Config {
             deny_table_scans: false,
             deny_partition_scans: false,
             paging_quirks: None,
+            read_timeout: READ_TIMEOUT,
         }
     }
 }
@@ -320,6 +329,7 @@ async fn serve(listener: TcpListener, state: Arc<State>, mut stop: watch::Receiv
         };
         let _ = stream.set_nodelay(true);
         let state = state.clone();
+        let read_timeout = state.config.read_timeout;
         let mut conn_stop = stop.clone();
         let open = open.clone();
         let closed_tx = closed_tx.clone();
@@ -332,8 +342,8 @@ async fn serve(listener: TcpListener, state: Arc<State>, mut stop: watch::Receiv
             let mut builder = hyper::server::conn::http1::Builder::new();
             builder
                 .timer(TokioTimer::new())
-                .header_read_timeout(READ_TIMEOUT)
-                .max_headers(100)
+                .header_read_timeout(read_timeout)
+                .max_headers(HEADERS_PARSED)
                 .keep_alive(true);
             let conn = builder.serve_connection(TokioIo::new(stream), service);
             let mut conn = pin!(conn);
@@ -512,13 +522,15 @@ fn error_answer(error: &StoreError, id: &str, date: &str) -> Answer {
     }
 }
 
-async fn read_body(body: Incoming) -> Result<Bytes, StoreError> {
-    let collected =
-        tokio::time::timeout(READ_TIMEOUT, Limited::new(body, MAX_BODY).collect()).await;
+async fn read_body(body: Incoming, timeout: Duration) -> Result<Bytes, StoreError> {
+    let collected = tokio::time::timeout(timeout, Limited::new(body, MAX_BODY).collect()).await;
     match collected {
         Err(_) => Err(StoreError::new(
             ErrorCode::OperationTimedOut,
-            "the request body did not arrive within 30 seconds",
+            format!(
+                "the request body did not arrive within {} seconds",
+                timeout.as_secs_f64()
+            ),
         )),
         Ok(Err(e))
             if e.downcast_ref::<http_body_util::LengthLimitError>()
@@ -544,6 +556,15 @@ async fn answer(
     notes: &mut Notes,
 ) -> Result<Answer, StoreError> {
     let (parts, body) = req.into_parts();
+    if parts.headers.len() > MAX_HEADERS {
+        return Err(StoreError::new(
+            ErrorCode::InvalidHeaderValue,
+            format!(
+                "the request has {} headers; at most {MAX_HEADERS} are read",
+                parts.headers.len()
+            ),
+        ));
+    }
     let path = parts.uri.path();
     if let Some(rest) = path.strip_prefix("/_stats/") {
         return partition_stats(state, rest);
@@ -556,7 +577,7 @@ async fn answer(
     {
         method = tunnelled.to_ascii_uppercase();
     }
-    let body = read_body(body).await?;
+    let body = read_body(body, state.config.read_timeout).await?;
     let data = state.data.get(&target.account).ok_or_else(|| {
         StoreError::new(
             ErrorCode::AuthenticationFailed,

@@ -3,6 +3,7 @@
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
+use std::time::{Duration, Instant};
 
 use table_http::HttpBackend;
 use table_http::auth::{authorization, canonicalized_resource, http_date, string_to_sign};
@@ -943,4 +944,149 @@ fn a_query_alone_in_a_batch_is_answered_outside_a_changeset() {
     ));
     assert_eq!(stray.status, 400, "{}", stray.body);
     assert!(block(c.get("Lone", "p", "1", None)).is_ok());
+}
+
+/// Sends `head` (and nothing more) on a new connection, then reads until the server closes it
+/// or `wait` passes; the answer's status, if one came.
+fn send_partial(server: &Server, head: &[u8], close_write: bool, wait: Duration) -> Option<u16> {
+    let mut stream = TcpStream::connect(server.addr()).unwrap();
+    stream.set_read_timeout(Some(wait)).unwrap();
+    stream.write_all(head).unwrap();
+    if close_write {
+        stream.shutdown(std::net::Shutdown::Write).unwrap();
+    }
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    let text = String::from_utf8_lossy(&answer);
+    text.lines()
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|s| s.parse().ok())
+}
+
+#[test]
+fn slow_truncated_and_overlong_requests_get_answers_and_never_stall_the_server() {
+    let mut config = in_memory();
+    config.read_timeout = Duration::from_millis(800);
+    let server = start(config);
+    let c = client(&server);
+    block(c.create_table("Door")).unwrap();
+    let host = server.addr();
+
+    // A client that stops halfway through its headers holds no one else up, and its connection
+    // is closed once the read timeout passes.
+    let slow_headers = std::thread::spawn({
+        let head = format!("GET /devstoreaccount1/Tables HTTP/1.1\r\nHost: {host}\r\nx-ms-ver");
+        let server_addr = host;
+        move || {
+            let started = Instant::now();
+            let mut stream = TcpStream::connect(server_addr).unwrap();
+            stream
+                .set_read_timeout(Some(Duration::from_secs(20)))
+                .unwrap();
+            stream.write_all(head.as_bytes()).unwrap();
+            let mut rest = Vec::new();
+            let _ = stream.read_to_end(&mut rest);
+            started.elapsed()
+        }
+    });
+    let started = Instant::now();
+    for i in 0..20 {
+        block(c.write(
+            "Door",
+            BatchOperation::Insert(Entity::new("p", i.to_string())),
+        ))
+        .unwrap();
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "other clients were served meanwhile"
+    );
+    let held = slow_headers.join().unwrap();
+    assert!(
+        held < Duration::from_secs(10),
+        "the stalled connection was closed after {held:?}"
+    );
+
+    // A body that stops arriving: 500 OperationTimedOut once the read timeout passes.
+    let head = format!(
+        "POST /devstoreaccount1/Door HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{{\"PartitionKey\":"
+    );
+    assert_eq!(
+        send_partial(&server, head.as_bytes(), false, Duration::from_secs(20)),
+        Some(500)
+    );
+    // A body cut short by the client closing its side: 400, nothing written.
+    assert_eq!(
+        send_partial(&server, head.as_bytes(), true, Duration::from_secs(20)),
+        Some(400)
+    );
+    // More headers than the service reads: 400 with the service's error body; far more: 431.
+    let many: String = (0..150).map(|i| format!("x-extra-{i}: {i}\r\n")).collect();
+    let answer = raw(
+        &server,
+        "GET",
+        "/devstoreaccount1/Tables",
+        &many
+            .lines()
+            .map(|l| l.split_once(": ").unwrap())
+            .collect::<Vec<_>>(),
+        b"",
+        true,
+    );
+    assert_eq!(
+        (answer.status, answer.error_code().as_str()),
+        (400, "InvalidHeaderValue")
+    );
+    let flood: String = (0..400).map(|i| format!("x-extra-{i}: {i}\r\n")).collect();
+    let head = format!("GET /devstoreaccount1/Tables HTTP/1.1\r\nHost: {host}\r\n{flood}\r\n");
+    assert_eq!(
+        send_partial(&server, head.as_bytes(), false, Duration::from_secs(20)),
+        Some(431)
+    );
+    // Not HTTP at all: 400, connection closed.
+    assert_eq!(
+        send_partial(
+            &server,
+            b"\x16\x03\x01 hello\r\n\r\n",
+            false,
+            Duration::from_secs(20)
+        ),
+        Some(400)
+    );
+    // Malformed batches: each refused with the service's code, nothing written.
+    for body in [
+        &b"not multipart"[..],
+        b"--b\r\nContent-Type: multipart/mixed; boundary=c\r\n\r\n--c\r\nContent-Type: application/http\r\n\r\nPOST\r\n\r\n--c--\r\n--b--\r\n",
+        b"--b\r\nContent-Type: multipart/mixed; boundary=c\r\n\r\n--c\r\nContent-Type: application/http\r\n\r\nPOST http://x/devstoreaccount1/Door HTTP/1.1\r\nContent-Type: application/json\r\n\r\n{\"PartitionKey\":\"q\",\"RowKey\":\r\n--c--\r\n--b--\r\n",
+        b"--b\r\n--b\r\n--b--\r\n",
+    ] {
+        let answer = raw(
+            &server,
+            "POST",
+            "/devstoreaccount1/$batch",
+            &[("Content-Type", "multipart/mixed; boundary=b")],
+            body,
+            true,
+        );
+        assert!(
+            answer.status == 400 || answer.body.contains("HTTP/1.1 400"),
+            "{} {}",
+            answer.status,
+            answer.body
+        );
+    }
+    let page = block(c.query_page("Door", &Query::filter("PartitionKey eq 'q'").unwrap())).unwrap();
+    assert!(
+        page.entities.is_empty(),
+        "no malformed batch wrote anything"
+    );
+    // Every bad request above left the server serving.
+    assert_eq!(
+        block(c.query_page("Door", &Query::filter("PartitionKey eq 'p'").unwrap()))
+            .unwrap()
+            .entities
+            .len(),
+        20
+    );
 }
