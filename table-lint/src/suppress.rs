@@ -76,16 +76,31 @@ pub fn apply(
                         && (d.start.line == allow.line || d.start.line == allow.line + 1))
                 });
             }
-            let problem = match (rule, allow.reason.is_some(), diagnostics.len() < before) {
-                (None, _, _) => format!("`allow({})` names no rule", allow.rule),
-                (Some(_), false, _) => format!("`allow({})` needs a `reason = \"…\"`", allow.rule),
-                (Some(r), true, false) => format!(
-                    "`allow({})` suppresses nothing: {} ({}) reports nothing on this line or the next",
-                    allow.rule, r.code, r.name
+            let suppressed = diagnostics.len() < before;
+            let (rule, problem, help) = match rule {
+                None => (
+                    &rules::unused_suppression::RULE,
+                    format!("`allow({})` names no rule", allow.rule),
+                    "name the rule it is for (`table-lint rules` lists them), or remove it",
                 ),
-                (Some(_), true, true) => continue,
+                Some(r) if !suppressed && config.level(r) != rules::Level::Allow => (
+                    &rules::unused_suppression::RULE,
+                    format!(
+                        "`allow({})` suppresses nothing: {} ({}) reports nothing on this line or the next",
+                        allow.rule, r.code, r.name
+                    ),
+                    "remove it, or move it onto the finding's line or the line above",
+                ),
+                Some(r) if allow.reason.is_none() => (
+                    &rules::suppression_without_reason::RULE,
+                    format!(
+                        "`allow({})` gives no reason for silencing {} ({})",
+                        allow.rule, r.code, r.name
+                    ),
+                    "add `reason = \"…\"` saying why the finding does not apply here",
+                ),
+                Some(_) => continue,
             };
-            let rule = &rules::unused_suppression::RULE;
             let severity = match config.level(rule) {
                 rules::Level::Allow => continue,
                 rules::Level::Note => Severity::Note,
@@ -102,9 +117,12 @@ pub fn apply(
                 severity,
                 file: path.clone(),
                 start,
-                end: Position { line: allow.line, column: allow.column + MARKER.len() - 1 },
+                end: Position {
+                    line: allow.line,
+                    column: allow.column + MARKER.len() - 1,
+                },
                 message: problem,
-                help: Some("write `// table-lint: allow(CODE, reason = \"…\")` on the finding's line or the line above".into()),
+                help: Some(help.into()),
             });
         }
     }

@@ -3,6 +3,10 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+#[path = "support/sarif_schema.rs"]
+mod sarif_schema;
+use sarif_schema::schema_errors;
+
 fn table_lint(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_table-lint"))
         .args(args)
@@ -61,7 +65,19 @@ fn bad_designs_fail_with_status_1_in_every_format() {
     let sarif = table_lint(&["--format", "sarif", "tests/bad-designs"]);
     let log: serde_json::Value = serde_json::from_str(&stdout(&sarif)).unwrap();
     check_sarif(&log);
-    insta::assert_snapshot!("bad-designs.sarif", stdout(&sarif));
+    // The root is where the linter ran: the crate's folder here.
+    let root = log["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        root.starts_with("file:///") && root.ends_with("/table-lint/"),
+        "{root}"
+    );
+    insta::assert_snapshot!(
+        "bad-designs.sarif",
+        stdout(&sarif).replace(&root, "file:///ROOT/")
+    );
 
     let github = table_lint(&["--format", "github", "tests/bad-designs"]);
     let text = stdout(&github);
@@ -74,8 +90,20 @@ fn bad_designs_fail_with_status_1_in_every_format() {
     insta::assert_snapshot!("bad-designs.github", text);
 }
 
-/// The fields SARIF 2.1.0 requires (and GitHub code scanning reads).
+/// The fields SARIF 2.1.0 requires (and GitHub code scanning reads), and the schema.
 fn check_sarif(log: &serde_json::Value) {
+    if let Some(errors) = schema_errors(log) {
+        panic!("the SARIF log does not match the SARIF 2.1.0 schema:\n{errors}\n{log:#}");
+    }
+    // The schema at work: a result without a message is refused.
+    let mut broken = log.clone();
+    if let Some(result) = broken["runs"][0]["results"].get_mut(0) {
+        result.as_object_mut().unwrap().remove("message");
+        assert!(
+            schema_errors(&broken).is_some(),
+            "the schema checks results"
+        );
+    }
     assert_eq!(log["version"], "2.1.0");
     assert!(log["$schema"].as_str().unwrap().contains("sarif-2.1.0"));
     let run = &log["runs"][0];
@@ -94,7 +122,9 @@ fn check_sarif(log: &serde_json::Value) {
         assert!(result["message"]["text"].is_string());
         assert!(["error", "warning", "note", "none"].contains(&result["level"].as_str().unwrap()));
         let location = &result["locations"][0]["physicalLocation"];
-        assert!(location["artifactLocation"]["uri"].is_string());
+        let uri = location["artifactLocation"]["uri"].as_str().unwrap();
+        assert!(!uri.starts_with('/') && !uri.contains(".."), "{uri}");
+        assert_eq!(location["artifactLocation"]["uriBaseId"], "%SRCROOT%");
         assert!(location["region"]["startLine"].as_u64().unwrap() >= 1);
         assert!(location["region"]["startColumn"].as_u64().unwrap() >= 1);
     }

@@ -4,6 +4,8 @@
 
 #[path = "support/data_tables.rs"]
 mod data_tables;
+#[path = "support/sarif_schema.rs"]
+mod sarif_schema;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -389,6 +391,9 @@ fn json_and_sarif_carry_the_findings_and_their_evidence() {
         serde_json::from_str(&table_lint::data::render::sarif(&report)).unwrap();
     let run = &sarif["runs"][0];
     assert_eq!(sarif["version"], "2.1.0");
+    if let Some(errors) = sarif_schema::schema_errors(&sarif) {
+        panic!("not SARIF 2.1.0:\n{errors}");
+    }
     assert_eq!(run["results"][0]["ruleId"], "TD001");
     let index = run["results"][0]["ruleIndex"].as_u64().unwrap() as usize;
     assert_eq!(run["tool"]["driver"]["rules"][index]["id"], "TD001");

@@ -28,6 +28,7 @@ pub mod ne_on_optional;
 pub mod or_on_row_key;
 pub mod property_only_partition_filter;
 pub mod random_row_key_ordered;
+pub mod suppression_without_reason;
 pub mod table_scan_filter;
 pub mod text_segment_separator;
 pub mod time_only_partition_key;
@@ -225,6 +226,7 @@ pub fn all() -> &'static [&'static Rule] {
         &eq_null::RULE,
         &unparsable_source::RULE,
         &unused_suppression::RULE,
+        &suppression_without_reason::RULE,
         &data::partition_skew::RULE,
         &data::write_heat::RULE,
         &data::newest_partition_takes_writes::RULE,
