@@ -1,5 +1,7 @@
-//! Command-line interface. Exit status: 0 when nothing is at error level, 1 when something is,
-//! 2 when the run itself failed (bad configuration, unreadable path, bad arguments).
+//! Command-line interface. Exit status: 0 when nothing is at error level (or, with
+//! `--deny warnings`, at warning level), 1 when something is (for `expand` and `keys`: when a
+//! design is invalid), 2 when the run itself failed (bad configuration, unreadable path, bad
+//! arguments).
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -8,8 +10,37 @@ use std::process::ExitCode;
 use clap::{Arg, ArgAction, Command};
 
 use crate::config::Config;
+use crate::diagnostic::Severity;
 use crate::render::{self, Format};
 use crate::rules;
+
+/// `-D warnings` / `--deny warnings`: warnings fail the run too, as with clippy.
+pub fn deny_arg() -> Arg {
+    Arg::new("deny")
+        .short('D')
+        .long("deny")
+        .value_name("LEVEL")
+        .action(ArgAction::Append)
+        .help(
+            "`warnings`: warnings fail the run (status 1) as errors do, like clippy's -D warnings",
+        )
+}
+
+/// The least severe finding that fails the run: errors, or warnings with `--deny warnings`.
+pub fn failing_severity(matches: &clap::ArgMatches) -> Result<Severity, String> {
+    let mut failing = Severity::Error;
+    for value in matches.get_many::<String>("deny").into_iter().flatten() {
+        match value.as_str() {
+            "warnings" | "warning" => failing = Severity::Warning,
+            other => {
+                return Err(format!(
+                    "unknown --deny `{other}`; the one level it takes is `warnings`"
+                ));
+            }
+        }
+    }
+    Ok(failing)
+}
 
 fn command() -> Command {
     Command::new("table-lint")
@@ -35,6 +66,7 @@ fn command() -> Command {
                 .value_name("FILE")
                 .help("use this table-lint.toml instead of looking for one"),
         )
+        .arg(deny_arg())
         .arg(
             Arg::new("threads")
                 .long("threads")
@@ -124,6 +156,7 @@ fn data_command() -> Command {
                 .default_value("human")
                 .help("human, json or sarif"),
         )
+        .arg(deny_arg())
         .arg(
             Arg::new("picture")
                 .long("picture")
@@ -209,11 +242,21 @@ where
     }
 }
 
-fn view(matches: &clap::ArgMatches, show: fn(&[PathBuf]) -> Result<String, String>) -> ExitCode {
+fn view(
+    matches: &clap::ArgMatches,
+    show: fn(&[PathBuf]) -> Result<crate::views::View, String>,
+) -> ExitCode {
     match show(&paths_of(matches)) {
-        Ok(text) => {
-            print!("{text}");
-            ExitCode::SUCCESS
+        Ok(view) => {
+            print!("{}", view.text);
+            for invalid in &view.invalid {
+                eprintln!("error: invalid design: {invalid}");
+            }
+            if view.invalid.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
         }
         Err(e) => {
             eprintln!("error: {e}");
@@ -257,6 +300,13 @@ fn lint(matches: &clap::ArgMatches) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let failing = match failing_severity(matches) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let paths = paths_of(matches);
     let config = match matches.get_one::<String>("config") {
         Some(path) => Config::load(std::path::Path::new(path)),
@@ -278,7 +328,7 @@ fn lint(matches: &clap::ArgMatches) -> ExitCode {
             if format != Format::Human {
                 eprintln!("{}", render::human::summary(&report));
             }
-            if report.has_errors() {
+            if report.diagnostics.iter().any(|d| d.severity >= failing) {
                 ExitCode::from(1)
             } else {
                 ExitCode::SUCCESS

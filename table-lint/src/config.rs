@@ -18,7 +18,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+use toml::Spanned;
+use toml::de::{DeString, DeTable, DeValue};
 
 use crate::rules::{self, Level, Rule};
 
@@ -39,17 +40,16 @@ pub struct ConfigError {
     pub message: String,
 }
 
-/// Options of one rule (thresholds).
+/// Options of one rule (thresholds, whole numbers).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct RuleOptions(BTreeMap<String, toml::Value>);
+pub struct RuleOptions(BTreeMap<String, u64>);
 
 impl RuleOptions {
     /// A whole-number option, or `default`.
     pub fn usize(&self, name: &str, default: usize) -> usize {
         self.0
             .get(name)
-            .and_then(toml::Value::as_integer)
-            .and_then(|i| usize::try_from(i).ok())
+            .and_then(|&i| usize::try_from(i).ok())
             .unwrap_or(default)
     }
 }
@@ -79,125 +79,364 @@ struct TableSettings {
     allows: BTreeMap<&'static str, String>,
 }
 
-type RawRules = BTreeMap<toml::Spanned<String>, toml::Spanned<RawSetting>>;
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawConfig {
-    #[serde(default)]
-    exclude: Vec<String>,
-    #[serde(default)]
-    rules: RawRules,
-    #[serde(default)]
-    data: RawData,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct RawData {
-    #[serde(default)]
-    tables: BTreeMap<String, RawTable>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawTable {
-    #[serde(default)]
-    rules: RawRules,
-    #[serde(default)]
-    allow: Vec<toml::Spanned<RawAllow>>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawAllow {
-    rule: String,
-    reason: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum RawSetting {
-    Level(Level),
-    Table(BTreeMap<String, toml::Value>),
-}
-
-/// Reads a `rules` table (levels and options by rule code or name) into `levels` and `options`.
-fn read_rules(
-    raw: RawRules,
-    error_at: &dyn Fn(usize, String) -> ConfigError,
-    levels: &mut BTreeMap<&'static str, Level>,
-    options: &mut BTreeMap<&'static str, RuleOptions>,
-) -> Result<(), ConfigError> {
-    for (key, setting) in raw {
-        let Some(rule) = rules::find(key.get_ref()) else {
-            return Err(error_at(
-                key.span().start,
-                format!(
-                    "unknown rule `{}`; `table-lint rules` lists them",
-                    key.get_ref()
-                ),
-            ));
-        };
-        let span = setting.span();
-        match setting.into_inner() {
-            RawSetting::Level(level) => {
-                levels.insert(rule.code, level);
-            }
-            RawSetting::Table(mut table) => {
-                if let Some(level) = table.remove("level") {
-                    let level = level
-                        .as_str()
-                        .and_then(|l| {
-                            [Level::Allow, Level::Note, Level::Warn, Level::Deny]
-                                .into_iter()
-                                .find(|x| x.as_str() == l)
-                        })
-                        .ok_or_else(|| {
-                            error_at(
-                                span.start,
-                                format!("`level` of {} must be \"allow\", \"note\", \"warn\" or \"deny\"", rule.code),
-                            )
-                        })?;
-                    levels.insert(rule.code, level);
-                }
-                for (name, value) in &table {
-                    let known = rule.options.iter().any(|o| o.name == name);
-                    if !known {
-                        let names: Vec<&str> = rule.options.iter().map(|o| o.name).collect();
-                        return Err(error_at(
-                            span.start,
-                            format!(
-                                "unknown option `{name}` for {} ({}); {}",
-                                rule.code,
-                                rule.name,
-                                if names.is_empty() {
-                                    "it has no options".to_owned()
-                                } else {
-                                    format!("its options are {}", names.join(", "))
-                                }
-                            ),
-                        ));
-                    }
-                    if value.as_integer().is_none_or(|i| i < 0) {
-                        return Err(error_at(
-                            span.start,
-                            format!("option `{name}` of {} must be a whole number", rule.code),
-                        ));
-                    }
-                }
-                options.insert(rule.code, RuleOptions(table));
-            }
-        }
-    }
-    Ok(())
-}
-
 fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (line, column)
+}
+
+/// The levels a rule can be set to, as written.
+const LEVELS: [Level; 4] = [Level::Allow, Level::Note, Level::Warn, Level::Deny];
+
+fn level_names() -> String {
+    LEVELS
+        .iter()
+        .map(|l| format!("\"{}\"", l.as_str()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// What a TOML value is, for messages: "a string", "a table", ….
+fn kind(value: &DeValue<'_>) -> &'static str {
+    match value {
+        DeValue::String(_) => "a string",
+        DeValue::Integer(_) => "a whole number",
+        DeValue::Float(_) => "a decimal number",
+        DeValue::Boolean(_) => "a boolean",
+        DeValue::Datetime(_) => "a date",
+        DeValue::Array(_) => "an array",
+        DeValue::Table(_) => "a table",
+    }
+}
+
+/// Reads a configuration document, each value checked by hand so that every message names
+/// the key, what it must be, and the values it may take.
+struct Reader<'t> {
+    path: String,
+    text: &'t str,
+}
+
+type Entry<'i> = (&'i Spanned<DeString<'i>>, &'i Spanned<DeValue<'i>>);
+
+impl Reader<'_> {
+    fn error(&self, offset: usize, message: String) -> ConfigError {
+        let (line, column) = line_column(self.text, offset);
+        ConfigError {
+            path: self.path.clone(),
+            line,
+            column,
+            message,
+        }
+    }
+
+    /// An error for a key that is not one of `allowed` in `place`.
+    fn unknown_key(
+        &self,
+        key: &Spanned<DeString<'_>>,
+        place: &str,
+        allowed: &[&str],
+    ) -> ConfigError {
+        self.error(
+            key.span().start,
+            format!(
+                "unknown key `{}` {place}; the keys allowed there are {}",
+                key.get_ref(),
+                allowed
+                    .iter()
+                    .map(|k| format!("`{k}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )
+    }
+
+    fn table<'a, 'i>(
+        &self,
+        value: &'a Spanned<DeValue<'i>>,
+        what: &str,
+        example: &str,
+    ) -> Result<&'a DeTable<'i>, ConfigError> {
+        match value.get_ref() {
+            DeValue::Table(t) => Ok(t),
+            other => Err(self.error(
+                value.span().start,
+                format!(
+                    "{what} must be a table, like `{example}`; found {}",
+                    kind(other)
+                ),
+            )),
+        }
+    }
+
+    fn string<'a>(
+        &self,
+        value: &'a Spanned<DeValue<'_>>,
+        what: &str,
+        example: &str,
+    ) -> Result<&'a str, ConfigError> {
+        match value.get_ref() {
+            DeValue::String(text) => Ok(text),
+            other => Err(self.error(
+                value.span().start,
+                format!(
+                    "{what} must be a string, like `{example}`; found {}",
+                    kind(other)
+                ),
+            )),
+        }
+    }
+
+    fn rule(&self, key: &Spanned<DeString<'_>>) -> Result<&'static Rule, ConfigError> {
+        rules::find(key.get_ref()).ok_or_else(|| {
+            self.error(
+                key.span().start,
+                format!(
+                    "unknown rule `{}`; a rule is named by its code or its name, and `table-lint rules` lists them",
+                    key.get_ref()
+                ),
+            )
+        })
+    }
+
+    fn level(&self, value: &Spanned<DeValue<'_>>, rule: &Rule) -> Result<Level, ConfigError> {
+        let text = self.string(value, &format!("the level of {}", rule.code), "\"warn\"")?;
+        LEVELS
+            .into_iter()
+            .find(|l| l.as_str() == text)
+            .ok_or_else(|| {
+                self.error(
+                    value.span().start,
+                    format!(
+                        "`{text}` is not a level of {} ({}); the levels are {}",
+                        rule.code,
+                        rule.name,
+                        level_names()
+                    ),
+                )
+            })
+    }
+
+    /// A `rules` table: levels and options by rule code or name.
+    fn rules(
+        &self,
+        table: &DeTable<'_>,
+        levels: &mut BTreeMap<&'static str, Level>,
+        options: &mut BTreeMap<&'static str, RuleOptions>,
+    ) -> Result<(), ConfigError> {
+        for (key, value) in table.iter() {
+            let rule = self.rule(key)?;
+            match value.get_ref() {
+                DeValue::String(_) => {
+                    levels.insert(rule.code, self.level(value, rule)?);
+                }
+                DeValue::Table(settings) => {
+                    let mut read = BTreeMap::new();
+                    for (name, setting) in settings.iter() {
+                        if name.get_ref() == "level" {
+                            levels.insert(rule.code, self.level(setting, rule)?);
+                            continue;
+                        }
+                        let names: Vec<&str> = rule.options.iter().map(|o| o.name).collect();
+                        if !names.contains(&name.get_ref().as_ref()) {
+                            let mut allowed = vec!["level"];
+                            allowed.extend(&names);
+                            return Err(self.unknown_key(
+                                name,
+                                &format!("in the settings of {} ({})", rule.code, rule.name),
+                                &allowed,
+                            ));
+                        }
+                        let number = match setting.get_ref() {
+                            DeValue::Integer(i) => u64::from_str_radix(i.as_str(), i.radix()).ok(),
+                            _ => None,
+                        };
+                        let number = number.ok_or_else(|| {
+                            self.error(
+                                setting.span().start,
+                                format!(
+                                    "option `{}` of {} must be a whole number of zero or more, like `{} = 100`; found {}",
+                                    name.get_ref(),
+                                    rule.code,
+                                    name.get_ref(),
+                                    match setting.get_ref() {
+                                        DeValue::Integer(_) => "a negative number",
+                                        other => kind(other),
+                                    }
+                                ),
+                            )
+                        })?;
+                        read.insert(name.get_ref().to_string(), number);
+                    }
+                    options.insert(rule.code, RuleOptions(read));
+                }
+                other => {
+                    return Err(self.error(
+                        value.span().start,
+                        format!(
+                            "{} must be set to a level ({}) or a table like `{{ level = \"warn\", … }}`; found {}",
+                            rule.code,
+                            level_names(),
+                            kind(other)
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `allow = [{ rule = "TD004", reason = "…" }]` of one table.
+    fn allows(
+        &self,
+        value: &Spanned<DeValue<'_>>,
+        table_name: &str,
+        into: &mut BTreeMap<&'static str, String>,
+    ) -> Result<(), ConfigError> {
+        const EXAMPLE: &str = "allow = [{ rule = \"TD004\", reason = \"…\" }]";
+        let DeValue::Array(items) = value.get_ref() else {
+            return Err(self.error(
+                value.span().start,
+                format!(
+                    "`allow` of table `{table_name}` must be an array, like `{EXAMPLE}`; found {}",
+                    kind(value.get_ref())
+                ),
+            ));
+        };
+        for item in items.iter() {
+            let entry = self.table(item, "each suppression", EXAMPLE)?;
+            let mut rule = None;
+            let mut reason = None;
+            for (key, v) in entry.iter() {
+                match key.get_ref().as_ref() {
+                    "rule" => {
+                        let text = self.string(v, "`rule`", "rule = \"TD004\"")?;
+                        rule = Some(rules::find(text).ok_or_else(|| {
+                            self.error(
+                                v.span().start,
+                                format!(
+                                    "unknown rule `{text}` in `allow` of table `{table_name}`; `table-lint rules` lists them"
+                                ),
+                            )
+                        })?);
+                    }
+                    "reason" => {
+                        reason = Some(self.string(v, "`reason`", "reason = \"…\"")?.to_owned());
+                    }
+                    _ => {
+                        return Err(self.unknown_key(key, "in a suppression", &["rule", "reason"]));
+                    }
+                }
+            }
+            let rule = rule.ok_or_else(|| {
+                self.error(
+                    item.span().start,
+                    format!("a suppression of table `{table_name}` names no `rule`: `{EXAMPLE}`"),
+                )
+            })?;
+            match reason.filter(|r| !r.trim().is_empty()) {
+                Some(reason) => {
+                    into.insert(rule.code, reason);
+                }
+                None => {
+                    return Err(self.error(
+                        item.span().start,
+                        format!(
+                            "the suppression of {} on table `{table_name}` needs a `reason`: say why the finding does not apply",
+                            rule.code
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn document(&self, root: &DeTable<'_>) -> Result<Config, ConfigError> {
+        let mut config = Config {
+            path: Some(PathBuf::from(&self.path)),
+            ..Config::default()
+        };
+        let entries: Vec<Entry<'_>> = root.iter().collect();
+        for (key, value) in entries {
+            match key.get_ref().as_ref() {
+                "exclude" => {
+                    const EXAMPLE: &str = "exclude = [\"tests/fixtures/**\"]";
+                    let DeValue::Array(items) = value.get_ref() else {
+                        return Err(self.error(
+                            value.span().start,
+                            format!(
+                                "`exclude` must be an array of glob patterns, like `{EXAMPLE}`; found {}",
+                                kind(value.get_ref())
+                            ),
+                        ));
+                    };
+                    for item in items.iter() {
+                        config.exclude.push(
+                            self.string(item, "each `exclude` pattern", EXAMPLE)?
+                                .to_owned(),
+                        );
+                    }
+                }
+                "rules" => {
+                    let table = self.table(value, "`rules`", "[rules]\nTK001 = \"deny\"")?;
+                    self.rules(table, &mut config.levels, &mut config.options)?;
+                }
+                "data" => {
+                    let data = self.table(value, "`data`", "[data.tables.Orders]")?;
+                    for (key, value) in data.iter() {
+                        if key.get_ref() != "tables" {
+                            return Err(self.unknown_key(key, "in `[data]`", &["tables"]));
+                        }
+                        let tables = self.table(value, "`data.tables`", "[data.tables.Orders]")?;
+                        for (name, settings) in tables.iter() {
+                            let settings_table = self.table(
+                                settings,
+                                &format!("`data.tables.{}`", name.get_ref()),
+                                "rules = { TD001 = \"deny\" }",
+                            )?;
+                            let mut read = TableSettings::default();
+                            for (key, value) in settings_table.iter() {
+                                match key.get_ref().as_ref() {
+                                    "rules" => {
+                                        let t = self.table(
+                                            value,
+                                            "`rules`",
+                                            "rules = { TD001 = \"deny\" }",
+                                        )?;
+                                        self.rules(t, &mut read.levels, &mut read.options)?;
+                                    }
+                                    "allow" => {
+                                        self.allows(value, name.get_ref(), &mut read.allows)?
+                                    }
+                                    _ => {
+                                        return Err(self.unknown_key(
+                                            key,
+                                            &format!("in `[data.tables.{}]`", name.get_ref()),
+                                            &["rules", "allow"],
+                                        ));
+                                    }
+                                }
+                            }
+                            config.tables.insert(name.get_ref().to_lowercase(), read);
+                        }
+                    }
+                }
+                _ => {
+                    return Err(self.unknown_key(
+                        key,
+                        "at the top of table-lint.toml",
+                        &["exclude", "rules", "data"],
+                    ));
+                }
+            }
+        }
+        Ok(config)
+    }
 }
 
 impl Config {
@@ -241,69 +480,15 @@ impl Config {
 
     /// Reads a configuration from its text.
     pub fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
-        let display = path.display().to_string();
-        let error_at = |offset: usize, message: String| {
-            let (line, column) = line_column(text, offset);
-            ConfigError {
-                path: display.clone(),
-                line,
-                column,
-                message,
-            }
+        let reader = Reader {
+            path: path.display().to_string(),
+            text,
         };
-        let raw: RawConfig = toml::from_str(text).map_err(|e| {
+        let root = DeTable::parse(text).map_err(|e| {
             let offset = e.span().map_or(0, |s| s.start);
-            error_at(offset, e.message().trim().to_owned())
+            reader.error(offset, format!("not valid TOML: {}", e.message().trim()))
         })?;
-        let mut config = Config {
-            path: Some(path.to_owned()),
-            exclude: raw.exclude,
-            ..Config::default()
-        };
-        read_rules(
-            raw.rules,
-            &error_at,
-            &mut config.levels,
-            &mut config.options,
-        )?;
-        for (name, table) in raw.data.tables {
-            let mut settings = TableSettings::default();
-            read_rules(
-                table.rules,
-                &error_at,
-                &mut settings.levels,
-                &mut settings.options,
-            )?;
-            for allow in table.allow {
-                let span = allow.span();
-                let allow = allow.into_inner();
-                let Some(rule) = rules::find(&allow.rule) else {
-                    return Err(error_at(
-                        span.start,
-                        format!(
-                            "unknown rule `{}` in `allow` of table `{name}`; `table-lint rules` lists them",
-                            allow.rule
-                        ),
-                    ));
-                };
-                match allow.reason.filter(|r| !r.trim().is_empty()) {
-                    Some(reason) => {
-                        settings.allows.insert(rule.code, reason);
-                    }
-                    None => {
-                        return Err(error_at(
-                            span.start,
-                            format!(
-                                "the suppression of {} on table `{name}` needs a `reason`: say why the finding does not apply",
-                                rule.code
-                            ),
-                        ));
-                    }
-                }
-            }
-            config.tables.insert(name.to_lowercase(), settings);
-        }
-        Ok(config)
+        reader.document(root.get_ref())
     }
 
     /// Reads the file at `path`.
@@ -365,7 +550,8 @@ mod tests {
         let e = Config::parse(Path::new("t.toml"), "exclud = []\n").unwrap_err();
         assert_eq!(e.line, 1);
         assert!(
-            e.message.contains("unknown field `exclud`"),
+            e.message.contains("unknown key `exclud`")
+                && e.message.contains("`exclude`, `rules`, `data`"),
             "{}",
             e.message
         );
@@ -378,10 +564,61 @@ mod tests {
             "[rules]\nTK001 = { level = \"warn\", depth = 3 }\n",
         )
         .unwrap_err();
+        assert!(e.message.contains("unknown key `depth`"), "{}", e.message);
+    }
+
+    /// Every wrong value names the key, what it must be, and the values it may take; no
+    /// message is serde's.
+    #[test]
+    fn value_errors_list_what_is_allowed() {
+        let message = |text: &str| {
+            Config::parse(Path::new("t.toml"), text)
+                .unwrap_err()
+                .message
+        };
+        let m = message("[rules]\nTK001 = \"loud\"\n");
         assert!(
-            e.message.contains("unknown option `depth`"),
-            "{}",
-            e.message
+            m.contains("`loud` is not a level of TK001")
+                && m.contains("\"allow\", \"note\", \"warn\", \"deny\""),
+            "{m}"
         );
+        let m = message("[rules]\nTK001 = 3\n");
+        assert!(
+            m.contains("a level (") && m.contains("found a whole number"),
+            "{m}"
+        );
+        let m = message("[rules]\nTK009 = { level = \"warn\", max_key_bytes = -1 }\n");
+        assert!(
+            m.contains("whole number of zero or more") && m.contains("negative"),
+            "{m}"
+        );
+        let m = message("[rules]\nTK009 = { depth = 3 }\n");
+        assert!(m.contains("`level`, `max_key_bytes`"), "{m}");
+        let m = message("exclude = \"tests/**\"\n");
+        assert!(
+            m.contains("must be an array of glob patterns") && m.contains("found a string"),
+            "{m}"
+        );
+        let m = message("rules = 1\n");
+        assert!(m.contains("`rules` must be a table"), "{m}");
+        let m = message("[data.tables.Orders]\nallow = [{ rule = \"TD004\" }]\n");
+        assert!(m.contains("needs a `reason`"), "{m}");
+        let m = message("[data.tables.Orders]\nallow = [{ rule = \"TD004\", why = \"x\" }]\n");
+        assert!(m.contains("`rule`, `reason`"), "{m}");
+        let m = message("[data.tables.Orders]\nlevels = {}\n");
+        assert!(m.contains("`rules`, `allow`"), "{m}");
+        let m = message("[data]\ntable = {}\n");
+        assert!(m.contains("`tables`"), "{m}");
+        for text in [
+            "[rules]\nTK001 = \"loud\"\n",
+            "exclude = 1",
+            "[data.tables.X]\nallow = 2",
+        ] {
+            let m = message(text);
+            assert!(
+                !m.contains("invalid type") && !m.contains("did not match any variant"),
+                "a serde message: {m}"
+            );
+        }
     }
 }

@@ -38,15 +38,42 @@ fn entities(paths: &[PathBuf]) -> Result<Vec<(PathBuf, syn::DeriveInput)>, Strin
     Ok(out)
 }
 
-/// The generated code for every entity in the files, formatted.
-pub fn expand(paths: &[PathBuf]) -> Result<String, String> {
-    let mut out = String::new();
+/// What a view printed, and the designs in it that are not valid (each one makes the command
+/// exit with status 1).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct View {
+    /// The text for stdout.
+    pub text: String,
+    /// `file: Struct: why` for each invalid design.
+    pub invalid: Vec<String>,
+}
+
+fn invalid_design(
+    path: &std::path::Path,
+    input: &syn::DeriveInput,
+    e: darling::Error,
+) -> Vec<String> {
+    e.flatten()
+        .into_iter()
+        .map(|error| format!("{}: {}: {error}", path.display(), input.ident))
+        .collect()
+}
+
+/// The generated code for every entity in the files, formatted. An invalid design expands to
+/// the derive's `compile_error!` and is listed in [`View::invalid`].
+pub fn expand(paths: &[PathBuf]) -> Result<View, String> {
+    let mut view = View::default();
     for (path, input) in entities(paths)? {
-        out.push_str(&format!("// {}: {}\n", path.display(), input.ident));
-        out.push_str(&table_derive_internals::expand_to_string(&input));
-        out.push('\n');
+        if let Err(e) = table_derive_internals::design(&input) {
+            view.invalid.extend(invalid_design(&path, &input, e));
+        }
+        view.text
+            .push_str(&format!("// {}: {}\n", path.display(), input.ident));
+        view.text
+            .push_str(&table_derive_internals::expand_to_string(&input));
+        view.text.push('\n');
     }
-    Ok(out)
+    Ok(view)
 }
 
 /// The keys a design writes for sample values, as stored.
@@ -80,9 +107,10 @@ fn example_keys(design: &table_derive_internals::Design) -> String {
     out
 }
 
-/// Each entity's keys, indexes and generated queries.
-pub fn keys(paths: &[PathBuf]) -> Result<String, String> {
+/// Each entity's keys, indexes and generated queries, with an example of every key as stored.
+pub fn keys(paths: &[PathBuf]) -> Result<View, String> {
     let mut out = String::new();
+    let mut invalid = Vec::new();
     for (path, input) in entities(paths)? {
         out.push_str(&format!("{} ({})\n", input.ident, path.display()));
         match table_derive_internals::design(&input) {
@@ -91,12 +119,13 @@ pub fn keys(paths: &[PathBuf]) -> Result<String, String> {
                 out.push_str(&example_keys(&design));
             }
             Err(e) => {
-                for error in e.flatten() {
+                for error in e.clone().flatten() {
                     out.push_str(&format!("  invalid: {error}\n"));
                 }
+                invalid.extend(invalid_design(&path, &input, e));
             }
         }
         out.push('\n');
     }
-    Ok(out)
+    Ok(View { text: out, invalid })
 }

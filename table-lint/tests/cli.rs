@@ -285,3 +285,59 @@ fn the_code_generated_for_every_example_entity_is_snapshotted() {
     }
     insta::assert_snapshot!("examples-expanded", text);
 }
+
+#[test]
+fn deny_warnings_fails_on_warnings_and_invalid_designs_fail_expand_and_keys() {
+    let dir = temp_dir("deny");
+    // One warning (a constant PartitionKey), no error.
+    std::fs::write(
+        dir.join("lookup.rs"),
+        "use table_runtime::TableEntity;\n\n#[derive(TableEntity)]\n\
+         #[table(name = \"Regions\", partition_key = \"regions\", row_key = \"{code}\")]\n\
+         struct Region {\n    code: String,\n}\n",
+    )
+    .unwrap();
+    let path = dir.to_str().unwrap();
+    let plain = table_lint(&[path]);
+    assert_eq!(plain.status.code(), Some(0), "{}", stdout(&plain));
+    assert!(
+        stdout(&plain).contains("warning[TK001]"),
+        "{}",
+        stdout(&plain)
+    );
+    for deny in [
+        &["-D", "warnings"][..],
+        &["--deny", "warnings"],
+        &["--deny=warnings"],
+    ] {
+        let args: Vec<&str> = deny.iter().copied().chain([path]).collect();
+        let o = table_lint(&args);
+        assert_eq!(o.status.code(), Some(1), "{deny:?}: {}", stdout(&o));
+    }
+    let bogus = table_lint(&["--deny", "notes", path]);
+    assert_eq!(bogus.status.code(), Some(2));
+    assert!(
+        stderr(&bogus).contains("`warnings`"),
+        "the allowed value is named: {}",
+        stderr(&bogus)
+    );
+
+    // `expand` and `keys` print what they can, and fail on an invalid design.
+    for view in ["expand", "keys"] {
+        let o = table_lint(&[view, "tests/bad-designs/invalid.rs"]);
+        assert_eq!(o.status.code(), Some(1), "{view}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("invalid design: tests/bad-designs/invalid.rs"),
+            "{view}: {}",
+            stderr(&o)
+        );
+        let o = table_lint(&[view, path]);
+        assert_eq!(o.status.code(), Some(0), "{view}: {}", stderr(&o));
+    }
+    // `keys` shows every template's key as stored, for sample values.
+    let keys = stdout(&table_lint(&["keys", path]));
+    assert!(
+        keys.contains("example keys") && keys.contains("regions / "),
+        "{keys}"
+    );
+}

@@ -1,5 +1,5 @@
-//! `table-lint data` on the command line. Exit status: 0 when nothing is at error level, 1 when
-//! something is, 2 when the run itself failed (bad arguments, configuration or connection
+//! `table-lint data` on the command line. Exit status: 0 when nothing is at error level (or
+//! warning level, with `--deny warnings`), 1 when something is, 2 when the run itself failed (bad arguments, configuration or connection
 //! string, an unreachable service, a missing table, unreadable designs, an unwritable picture).
 
 use std::io::IsTerminal;
@@ -26,6 +26,10 @@ fn fail(message: impl std::fmt::Display) -> ExitCode {
 /// Runs `table-lint data` with its parsed arguments.
 pub fn run(m: &clap::ArgMatches) -> ExitCode {
     let table = m.get_one::<String>("table").map_or("", String::as_str);
+    let failing = match crate::cli::failing_severity(m) {
+        Ok(f) => f,
+        Err(e) => return fail(e),
+    };
     let format = match m
         .get_one::<String>("format")
         .map_or("human", String::as_str)
@@ -116,7 +120,7 @@ pub fn run(m: &clap::ArgMatches) -> ExitCode {
     if format != Format::Human {
         eprintln!("{}", super::render::summary(&report));
     }
-    if report.has_errors() {
+    if report.findings.iter().any(|f| f.severity >= failing) {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
