@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
+use table_derive_internals::keyspace::KeySpace;
 
 use table_derive_internals::check::ProblemKind;
 use table_derive_internals::template::Part;
@@ -63,6 +64,37 @@ pub struct DesignSummary {
     pub optional_properties: Vec<String>,
     /// Suppressions: rule, position, and whether a finding used it.
     pub allows: Vec<(String, Position, Position, bool)>,
+    /// The rows the design writes, as key spaces: the entity's (named `the entity`) and each
+    /// index copy's (by index name), PartitionKey then RowKey. Keys the model can't describe
+    /// are left out.
+    pub rows: Vec<(String, KeySpace, KeySpace)>,
+}
+
+/// The key spaces of the rows a design writes: the entity's and its index copies'.
+fn design_rows(design: &table_derive_internals::Design) -> Vec<(String, KeySpace, KeySpace)> {
+    let mut members = vec![(
+        "the entity".to_owned(),
+        &design.partition_key,
+        &design.row_key,
+    )];
+    for index in &design.indexes {
+        members.push((
+            format!("index `{}`", index.name),
+            index
+                .partition_key
+                .as_ref()
+                .unwrap_or(&design.partition_key),
+            &index.row_key,
+        ));
+    }
+    members
+        .into_iter()
+        .filter_map(|(name, pk, rk)| {
+            let pk = KeySpace::new(design, &pk.template).ok()?;
+            let rk = KeySpace::new(design, &rk.template).ok()?;
+            Some((name, pk, rk))
+        })
+        .collect()
 }
 
 /// A `$filter` string found in a file.
@@ -257,6 +289,7 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
                 .parts
                 .iter()
                 .all(|p| matches!(p, Part::Literal(_))),
+            rows: design_rows(design),
             entity_type: design.entity_type.as_ref().map(|t| t.name.clone()),
             optional_properties: design
                 .fields

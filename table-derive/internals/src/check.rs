@@ -380,57 +380,52 @@ ProblemKind::IndexDefinition,
             }
         }
     }
-    // Row keys whose partition templates have one shape (so can name one partition) must not
-    // be able to produce the same key:
-    // each needs its own literal prefix, and no prefix may start another.
-    // Groups in declaration order (a Vec, not a map), so errors come out in a stable order.
-    let mut groups: Vec<(String, Vec<(&str, &Key)>)> = Vec::new();
-    let mut add = |pk: String, member| match groups.iter_mut().find(|(k, _)| *k == pk) {
-        Some((_, members)) => members.push(member),
-        None => groups.push((pk, vec![member])),
-    };
-    add(
-        design.partition_key.template.shape(),
-        ("the primary key", &design.row_key),
-    );
+    // The entity's keys and each index's keys must never be equal for two entities: a row of
+    // one would overwrite or block a row of another. Decided on the key spaces
+    // (`crate::overlap`): an error only with a witness, two sets of values that write the same
+    // PartitionKey and RowKey. The partitions must meet with ordinary values (no text spelling
+    // the other partition's literal: a department named `lastname_x` is not one); within a
+    // partition every RowKey must stay apart, whatever the values.
+    let mut members: Vec<(&str, &Key, &Key)> =
+        vec![("the primary key", &design.partition_key, &design.row_key)];
     for index in &design.indexes {
         let pk = index
             .partition_key
             .as_ref()
-            .unwrap_or(&design.partition_key)
-            .template
-            .shape();
-        add(pk, (index.name.as_str(), &index.row_key));
+            .unwrap_or(&design.partition_key);
+        members.push((index.name.as_str(), pk, &index.row_key));
     }
-    // Keys whose template did not parse (no parts) were reported already.
-    for members in &mut groups {
-        members.1.retain(|(_, k)| !k.template.parts.is_empty());
-    }
-    for (_, members) in groups.iter().filter(|(_, m)| m.len() > 1) {
-        for (i, (a_name, a)) in members.iter().enumerate() {
-            for (b_name, b) in &members[i + 1..] {
-                let (pa, pb) = (a.template.literal_prefix(), b.template.literal_prefix());
-                if pa.starts_with(pb) || pb.starts_with(pa) {
-                    errors.push(
-ProblemKind::CollidingRowKeys,
-                        darling::Error::custom(format!(
-                            "row keys of {} (`{}`) and {} (`{}`) share a partition and can collide; start each with a literal prefix of its own that no other starts with, such as `{}_`",
-                            describe(a_name),
-                            a.template.text,
-                            describe(b_name),
-                            b.template.text,
-                            if pa.is_empty() || a_name.starts_with("the ") && pa.starts_with(pb) {
-                                if a_name.starts_with("the ") { "row" } else { a_name }
-                            } else if b_name.starts_with("the ") {
-                                "row"
-                            } else {
-                                b_name
-                            },
-                        ))
-                        .with_span(&b.span),
-                    );
-                }
-            }
+    let spaces: Vec<Option<(crate::keyspace::KeySpace, crate::keyspace::KeySpace)>> = members
+        .iter()
+        .map(|(_, pk, rk)| {
+            // Keys whose template did not parse, or names no usable field, were reported.
+            let pk = crate::keyspace::KeySpace::new(design, &pk.template).ok()?;
+            let rk = crate::keyspace::KeySpace::new(design, &rk.template).ok()?;
+            Some((pk, rk))
+        })
+        .collect();
+    for (i, (a_name, _, a)) in members.iter().enumerate() {
+        for (j, (b_name, _, b)) in members.iter().enumerate().skip(i + 1) {
+            let (Some((pa, ra)), Some((pb, rb))) = (&spaces[i], &spaces[j]) else {
+                continue;
+            };
+            let values = [crate::overlap::Values::Plain, crate::overlap::Values::Any];
+            let Some(witness) = crate::overlap::common_key(&[pa, ra], &[pb, rb], &values) else {
+                continue;
+            };
+            errors.push(
+                ProblemKind::CollidingRowKeys,
+                darling::Error::custom(format!(
+                    "row keys of {} (`{}`) and {} (`{}`) can collide: {}; start each with a literal prefix of its own that no other starts with, such as `{}_`",
+                    describe(a_name),
+                    a.template.text,
+                    describe(b_name),
+                    b.template.text,
+                    crate::overlap::describe(&witness, "one entity", "another"),
+                    if b_name.starts_with("the ") { "row" } else { b_name },
+                ))
+                .with_span(&b.span),
+            );
         }
     }
 }

@@ -46,6 +46,7 @@ pub mod check;
 pub mod edm;
 pub mod expand;
 pub mod keyspace;
+pub mod overlap;
 pub mod projection;
 pub mod queries;
 pub mod template;

@@ -1,5 +1,6 @@
 //! TK011 `colliding-row-keys`: two keys in one partition that can be the same.
 
+use table_derive_internals::overlap::{Values, common_key, describe};
 use table_derive_internals::template;
 
 use super::{Check, Finding, Level, Rule};
@@ -13,15 +14,20 @@ pub static RULE: Rule = Rule {
     default_level: Level::Deny,
     summary: "RowKeys that share a partition and can be equal: one entity overwrites or blocks another",
     docs: r#"## What it flags
-- Within one struct, the derive's check: the RowKeys of the entity and of its indexes whose
-  PartitionKeys have the same shape, when one's leading literal (its prefix) starts with the
-  other's (the crate does not compile).
-- Across structs: two structs stored in the same table (names compared without case) whose
-  PartitionKey templates have the same shape (the template with field names erased, so
-  `{department}` and `{name}` count as the same, since both can produce `Sales`) and whose RowKey
-  prefixes are equal or one starts with the other, like `""` and `"order_"`. Different
-  `entity_type`s don't help: the keys can still be equal, and one entity still replaces the
-  other. The finding is on the struct declared second.
+Two rows of one table that can have the same PartitionKey and RowKey: within one struct, the
+entity's row and an index copy's (the derive's own check: the crate does not compile), and
+across structs stored in the same table (names compared without case), every row of one
+(entity or index copy) against every row of the other. The finding is on the struct declared
+second.
+
+Each finding comes with a witness: values of both structs that write the same keys, found on
+the templates' key spaces (fixed-width numbers, GUIDs, instants, text and the literals between
+them) and confirmed by both templates' own parsers. The partitions must meet with ordinary
+values (text that spells no literal of the other template: a department named `lastname_x`
+beside `lastname_{department}` partitions is not counted); within a partition every RowKey
+must stay apart whatever the values. Without a witness there is no finding: the guide's
+`empid_{id:06}` beside `empid_{id:06}_{year:04}`, or `{order}_line` beside `{order}_note`,
+never collide.
 
 ## Why it is bad
 PartitionKey and RowKey together are the identity of an entity. When two keys of different
@@ -70,39 +76,47 @@ pub fn place(d: &DesignSummary, from: &DesignSummary) -> String {
 }
 
 fn check(designs: &[DesignSummary], _: &RuleOptions, out: &mut Vec<(usize, Finding)>) {
+    let values = [Values::Plain, Values::Any];
     for (j, b) in designs.iter().enumerate() {
-        for a in &designs[..j] {
+        'earlier: for a in &designs[..j] {
             if !a.table.eq_ignore_ascii_case(&b.table) {
                 continue;
             }
-            let partition = shape(&b.partition_key);
-            if shape(&a.partition_key) != partition
-                || !overlap(&a.row_key_prefix, &b.row_key_prefix)
-            {
-                continue;
+            for (a_row, a_pk, a_rk) in &a.rows {
+                for (b_row, b_pk, b_rk) in &b.rows {
+                    let Some(witness) = common_key(&[a_pk, a_rk], &[b_pk, b_rk], &values) else {
+                        continue;
+                    };
+                    out.push((
+                        j,
+                        Finding::at(
+                            b.start,
+                            b.end,
+                            format!(
+                                "`{}` and `{}` ({}) share table `{}`, and their rows can have one key: {}",
+                                b.ident,
+                                a.ident,
+                                place(a, b),
+                                b.table,
+                                describe(
+                                    &witness,
+                                    &format!("`{}` ({a_row}: `{}` / `{}`)", a.ident, a_pk.template, a_rk.template),
+                                    &format!("`{}` ({b_row}: `{}` / `{}`)", b.ident, b_pk.template, b_rk.template),
+                                ),
+                            ),
+                            format!(
+                                "start the RowKey of `{}` with a prefix no RowKey of `{}` can start with, such as `{}_` (`{}_{}`)",
+                                b.ident,
+                                a.ident,
+                                b.ident.to_ascii_lowercase(),
+                                b.ident.to_ascii_lowercase(),
+                                b_rk.template
+                            ),
+                        ),
+                    ));
+                    continue 'earlier;
+                }
             }
-            out.push((
-                j,
-                Finding::at(
-                    b.start,
-                    b.end,
-                    format!(
-                        "`{}` and `{}` ({}) share table `{}` and PartitionKeys of one shape (`{}`, `{}`): RowKeys `{}` and `{}` can be equal, so one entity overwrites or blocks the other",
-                        b.ident,
-                        a.ident,
-                        place(a, b),
-                        b.table,
-                        b.partition_key,
-                        a.partition_key,
-                        b.row_key,
-                        a.row_key
-                    ),
-                    format!(
-                        "start each type's RowKey with a prefix of its own that no other starts with, such as `{}_`",
-                        b.ident.to_ascii_lowercase()
-                    ),
-                ),
-            ));
         }
     }
 }

@@ -1,0 +1,707 @@
+//! Where two key spaces meet: a key both can write, found as a witness or not at all.
+//!
+//! Each [`KeySpace`] is turned into a small automaton over the characters that matter (the
+//! templates' literals, digits, lowercase hex, the punctuation of dates and instants, and one
+//! character that stands for every other), whose language is a subset of the keys the
+//! template writes: fixed-width parts exactly (digits between their bounds, GUIDs), dates
+//! with days 01–28, free text of 1 to [`TEXT_CAP`] characters that never lets its separator
+//! occur early, escaped text without escapes. In a key searched with [`Values::Plain`], free
+//! text holds no character that a literal of either template holds: a collision that needs a
+//! name to spell another key's literal (a department called `lastname_x` beside the
+//! `lastname_{department}` partitions of an index) is not one that ordinary values make. A breadth-first search over the product of two
+//! automata yields the shortest keys in both, and each candidate is confirmed by
+//! [`KeySpace::matches`] on both sides (and by the caller's own check of the values) before it
+//! counts. So a witness is a real key of both templates; without one, there is no finding.
+//!
+//! The search is bounded ([`STATE_BUDGET`] product states): past it, it answers "none found",
+//! which can only miss a finding, never invent one.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use crate::check::is_forbidden_key_char;
+use crate::keyspace::{
+    ESCAPED_TERMINATOR, Follows, KeySpace, Language, MAX_TICKS, MIN_TICKS, TICKS_WIDTH,
+};
+
+/// The most characters a free-text part takes in a witness.
+pub const TEXT_CAP: usize = 48;
+/// The most product states one search visits.
+pub const STATE_BUDGET: usize = 200_000;
+/// The most candidate keys a search confirms or rejects before giving up.
+pub const CANDIDATE_BUDGET: usize = 64;
+
+/// A character no key may hold, used to join a PartitionKey and a RowKey into one string so
+/// that one search covers both (every key character the service accepts differs from it).
+pub const KEY_JOINER: char = '\u{1}';
+
+/// One piece of a template's automaton.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Piece {
+    /// Exactly these characters.
+    Literal(Vec<char>),
+    /// `width` digits spelling a number from `low` to `high` (both written with `width`
+    /// digits).
+    Digits { low: Vec<u8>, high: Vec<u8> },
+    /// `width` lowercase hex digits.
+    Hex(usize),
+    /// Free text: 1 to `max` characters that `allowed` admits; when `separator` follows, the
+    /// text never holds it, and the separator after it does not start inside it.
+    Text {
+        escaped: bool,
+        max: usize,
+        separator: Option<Vec<char>>,
+        /// Whether the text avoids the templates' literal characters ([`Values::Plain`]).
+        plain: bool,
+    },
+}
+
+fn digits(width: usize, value: u128) -> Vec<u8> {
+    format!("{value:0width$}")
+        .bytes()
+        .map(|b| b - b'0')
+        .collect()
+}
+
+fn range(width: usize, low: u128, high: u128) -> Piece {
+    Piece::Digits {
+        low: digits(width, low),
+        high: digits(width, high),
+    }
+}
+
+fn lit(text: &str) -> Piece {
+    Piece::Literal(text.chars().collect())
+}
+
+fn date_pieces() -> Vec<Piece> {
+    vec![
+        range(4, 1601, 9999),
+        lit("-"),
+        range(2, 1, 12),
+        lit("-"),
+        range(2, 1, 28),
+    ]
+}
+
+/// The pieces of one language, as a subset of what it writes.
+fn pieces(language: &Language, follows: &Follows, plain: bool) -> Vec<Piece> {
+    let separator = match follows {
+        Follows::Separator(text) => Some(text.chars().collect::<Vec<char>>()),
+        Follows::End => None,
+    };
+    let cap = |max_len: &Option<usize>| max_len.map_or(TEXT_CAP, |m| m.min(TEXT_CAP));
+    match language {
+        Language::Literal(text) => vec![lit(text)],
+        Language::Decimal { width, max } => vec![range(*width, 0, *max)],
+        Language::Ticks => vec![range(TICKS_WIDTH, MIN_TICKS, MAX_TICKS)],
+        Language::InvertedTicks => vec![range(TICKS_WIDTH, 0, MAX_TICKS - MIN_TICKS)],
+        Language::DateBucket => date_pieces(),
+        Language::HourBucket => {
+            let mut p = date_pieces();
+            p.extend([lit("T"), range(2, 0, 23)]);
+            p
+        }
+        Language::IsoInstant => {
+            let mut p = date_pieces();
+            p.extend([
+                lit("T"),
+                range(2, 0, 23),
+                lit(":"),
+                range(2, 0, 59),
+                lit(":"),
+                range(2, 0, 59),
+                lit("."),
+                range(7, 0, 9_999_999),
+                lit("Z"),
+            ]);
+            p
+        }
+        Language::Guid => vec![
+            Piece::Hex(8),
+            lit("-"),
+            Piece::Hex(4),
+            lit("-"),
+            Piece::Hex(4),
+            lit("-"),
+            Piece::Hex(4),
+            lit("-"),
+            Piece::Hex(12),
+        ],
+        Language::Verbatim { max_len } => vec![Piece::Text {
+            escaped: false,
+            max: cap(max_len),
+            separator,
+            plain,
+        }],
+        Language::Opaque => vec![Piece::Text {
+            escaped: false,
+            max: TEXT_CAP,
+            separator,
+            plain,
+        }],
+        Language::Escaped { max_len } => {
+            // Kept characters never include the terminator, so the first space ends the text.
+            let mut p = vec![Piece::Text {
+                escaped: true,
+                max: cap(max_len),
+                separator: None,
+                plain,
+            }];
+            if separator.is_some() {
+                p.push(lit(&ESCAPED_TERMINATOR.to_string()));
+            }
+            p
+        }
+    }
+}
+
+/// Whether the runtime's escaping keeps `c` as it is (the escaped form's plain characters).
+fn kept_by_escaping(c: char) -> bool {
+    !matches!(
+        c,
+        '\u{0}'..='\u{20}' | '!' | '"' | '#' | '.' | '/' | '>' | '?' | '[' | '\\' | '\u{7E}'..='\u{9F}'
+    )
+}
+
+/// The KMP failure function of `pattern`.
+fn failure(pattern: &[char]) -> Vec<usize> {
+    let mut fail = vec![0; pattern.len()];
+    let mut k = 0;
+    for i in 1..pattern.len() {
+        while k > 0 && pattern[i] != pattern[k] {
+            k = fail[k - 1];
+        }
+        if pattern[i] == pattern[k] {
+            k += 1;
+        }
+        fail[i] = k;
+    }
+    fail
+}
+
+/// The matcher state after reading `c` in state `k` (characters of `pattern` matched).
+fn kmp_step(pattern: &[char], fail: &[usize], mut k: usize, c: char) -> usize {
+    if k == pattern.len() {
+        k = fail[k - 1];
+    }
+    while k > 0 && pattern[k] != c {
+        k = fail[k - 1];
+    }
+    if pattern[k] == c { k + 1 } else { 0 }
+}
+
+/// A compiled piece: the piece and, for text with a separator, the matcher tables.
+#[derive(Debug, Clone)]
+struct Compiled {
+    piece: Piece,
+    fail: Vec<usize>,
+    /// For each matcher state: whether the separator, read from it, first occurs at its end.
+    exit: Vec<bool>,
+}
+
+/// A position in one automaton: which piece, and where in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Cursor {
+    piece: u16,
+    /// Characters read in the piece.
+    at: u16,
+    /// Digits: whether the number so far equals the low (bit 0) and high (bit 1) bound's
+    /// start; text: the separator matcher's state.
+    state: u16,
+}
+
+#[derive(Debug, Clone)]
+struct Automaton {
+    pieces: Vec<Compiled>,
+    /// Characters plain text may not hold: every literal character of both templates.
+    banned: HashSet<char>,
+}
+
+/// Which values a search lets free text hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Values {
+    /// Text without any character of the templates' literals: collisions ordinary values make.
+    Plain,
+    /// Any text the template writes.
+    Any,
+}
+
+impl Automaton {
+    fn new(spaces: &[&KeySpace], values: &[Values]) -> Automaton {
+        let mut pieces = Vec::new();
+        for (i, space) in spaces.iter().enumerate() {
+            if i > 0 {
+                pieces.push(lit(&KEY_JOINER.to_string()));
+            }
+            let plain = values.get(i) == Some(&Values::Plain);
+            for segment in &space.segments {
+                pieces.extend(self::pieces(&segment.language, &segment.follows, plain));
+            }
+        }
+        let pieces = pieces
+            .into_iter()
+            .map(|piece| {
+                let (fail, exit) = match &piece {
+                    Piece::Text {
+                        separator: Some(sep),
+                        ..
+                    } if !sep.is_empty() => {
+                        let fail = failure(sep);
+                        let exit = (0..sep.len())
+                            .map(|start| {
+                                let mut k = start;
+                                sep.iter().enumerate().all(|(i, &c)| {
+                                    k = kmp_step(sep, &fail, k, c);
+                                    (k == sep.len()) == (i + 1 == sep.len())
+                                })
+                            })
+                            .collect();
+                        (fail, exit)
+                    }
+                    _ => (Vec::new(), Vec::new()),
+                };
+                Compiled { piece, fail, exit }
+            })
+            .collect();
+        Automaton {
+            pieces,
+            banned: HashSet::new(),
+        }
+    }
+
+    /// The cursor at the start of piece `piece`.
+    fn begin(&self, piece: u16) -> Cursor {
+        let tight = matches!(
+            self.pieces.get(piece as usize).map(|c| &c.piece),
+            Some(Piece::Digits { .. })
+        );
+        Cursor {
+            piece,
+            at: 0,
+            state: if tight { 0b11 } else { 0 },
+        }
+    }
+
+    fn start(&self) -> Cursor {
+        self.begin(0)
+    }
+
+    /// Whether the cursor has finished its piece (and may move to the next one).
+    fn complete(&self, c: Cursor) -> bool {
+        let Some(compiled) = self.pieces.get(c.piece as usize) else {
+            return true;
+        };
+        match &compiled.piece {
+            Piece::Literal(text) => c.at as usize == text.len(),
+            Piece::Digits { low, .. } => c.at as usize == low.len(),
+            Piece::Hex(width) => c.at as usize == *width,
+            Piece::Text { separator, .. } => {
+                c.at >= 1
+                    && match separator {
+                        Some(sep) if !sep.is_empty() => compiled.exit[c.state as usize],
+                        _ => true,
+                    }
+            }
+        }
+    }
+
+    /// The cursor and every cursor reached from it without reading a character (a finished
+    /// piece moves on to the next; text may also go on reading).
+    fn closure(&self, c: Cursor, out: &mut Vec<Cursor>) {
+        let mut c = c;
+        out.push(c);
+        while (c.piece as usize) < self.pieces.len() && self.complete(c) {
+            c = self.begin(c.piece + 1);
+            out.push(c);
+        }
+    }
+
+    fn accepts(&self, c: Cursor) -> bool {
+        c.piece as usize == self.pieces.len()
+    }
+
+    /// The cursor after reading `ch`, if the piece takes it.
+    fn step(&self, c: Cursor, ch: char) -> Option<Cursor> {
+        let compiled = self.pieces.get(c.piece as usize)?;
+        let at = c.at as usize;
+        let next = |state: u16| Cursor {
+            piece: c.piece,
+            at: c.at + 1,
+            state,
+        };
+        match &compiled.piece {
+            Piece::Literal(text) => (text.get(at) == Some(&ch)).then(|| next(0)),
+            Piece::Digits { low, high } => {
+                if at >= low.len() || !ch.is_ascii_digit() {
+                    return None;
+                }
+                let d = ch as u8 - b'0';
+                let (tight_low, tight_high) = (c.state & 1 == 1, c.state & 2 == 2);
+                if (tight_low && d < low[at]) || (tight_high && d > high[at]) {
+                    return None;
+                }
+                let state = u16::from(tight_low && d == low[at])
+                    | (u16::from(tight_high && d == high[at]) << 1);
+                Some(next(state))
+            }
+            Piece::Hex(width) => {
+                (at < *width && matches!(ch, '0'..='9' | 'a'..='f')).then(|| next(0))
+            }
+            Piece::Text {
+                escaped,
+                max,
+                separator,
+                plain,
+            } => {
+                if at >= *max
+                    || is_forbidden_key_char(ch)
+                    || ch == KEY_JOINER
+                    || (*plain && self.banned.contains(&ch))
+                {
+                    return None;
+                }
+                if *escaped && !kept_by_escaping(ch) {
+                    return None;
+                }
+                match separator {
+                    Some(sep) if !sep.is_empty() => {
+                        let k = kmp_step(sep, &compiled.fail, c.state as usize, ch);
+                        (k < sep.len()).then(|| next(k as u16))
+                    }
+                    _ => Some(next(0)),
+                }
+            }
+        }
+    }
+
+    /// Characters this automaton's literals use.
+    fn literal_chars(&self, out: &mut Vec<char>) {
+        for compiled in &self.pieces {
+            if let Piece::Literal(text) = &compiled.piece {
+                out.extend(text.iter().copied());
+            }
+            if let Piece::Text {
+                separator: Some(sep),
+                ..
+            } = &compiled.piece
+            {
+                out.extend(sep.iter().copied());
+            }
+        }
+    }
+}
+
+/// The characters the search tries, in the order it tries them: one that no template names
+/// (standing for all such characters), then letters, digits and the rest.
+fn alphabet(automata: &[&Automaton]) -> Vec<char> {
+    let mut named = Vec::new();
+    for a in automata {
+        a.literal_chars(&mut named);
+    }
+    named.extend('0'..='9');
+    named.extend('a'..='f');
+    named.extend(['-', 'T', ':', '.', 'Z', ESCAPED_TERMINATOR, KEY_JOINER]);
+    let stand_in = ['x', 'q', 'k', 'w', 'z', 'M', 'Q', 'é', 'ж', '中']
+        .into_iter()
+        .find(|c| !named.contains(c));
+    let mut out: Vec<char> = stand_in.into_iter().collect();
+    let mut seen: HashSet<char> = out.iter().copied().collect();
+    let mut rest: Vec<char> = named.into_iter().filter(|c| seen.insert(*c)).collect();
+    rest.sort_by_key(|c| (!c.is_ascii_lowercase(), !c.is_ascii_digit(), *c));
+    out.extend(rest);
+    out
+}
+
+/// A position in both automata at once.
+type Pair = (Cursor, Cursor);
+
+/// A search over the product of two automata: the keys both accept, shortest first, each
+/// offered to `confirm` until it takes one.
+fn search<T>(
+    a: &Automaton,
+    b: &Automaton,
+    mut confirm: impl FnMut(&str) -> Option<T>,
+) -> Option<T> {
+    let sigma = alphabet(&[a, b]);
+    let mut parent: HashMap<Pair, Option<(Pair, char)>> = HashMap::new();
+    let mut queue = VecDeque::new();
+    let (mut starts_a, mut starts_b) = (Vec::new(), Vec::new());
+    a.closure(a.start(), &mut starts_a);
+    b.closure(b.start(), &mut starts_b);
+    for &x in &starts_a {
+        for &y in &starts_b {
+            if parent.insert((x, y), None).is_none() {
+                queue.push_back((x, y));
+            }
+        }
+    }
+    let mut candidates = 0;
+    let mut offered: HashSet<String> = HashSet::new();
+    let (mut next_a, mut next_b) = (Vec::new(), Vec::new());
+    while let Some(pair) = queue.pop_front() {
+        if a.accepts(pair.0) && b.accepts(pair.1) {
+            let mut text = Vec::new();
+            let mut at = pair;
+            while let Some(Some((from, ch))) = parent.get(&at) {
+                text.push(*ch);
+                at = *from;
+            }
+            let key: String = text.into_iter().rev().collect();
+            if offered.insert(key.clone()) {
+                if let Some(found) = confirm(&key) {
+                    return Some(found);
+                }
+                candidates += 1;
+                if candidates >= CANDIDATE_BUDGET {
+                    return None;
+                }
+            }
+            continue;
+        }
+        for &ch in &sigma {
+            let (Some(x), Some(y)) = (a.step(pair.0, ch), b.step(pair.1, ch)) else {
+                continue;
+            };
+            next_a.clear();
+            next_b.clear();
+            a.closure(x, &mut next_a);
+            b.closure(y, &mut next_b);
+            for &x in &next_a {
+                for &y in &next_b {
+                    if parent.len() >= STATE_BUDGET {
+                        return None;
+                    }
+                    if let std::collections::hash_map::Entry::Vacant(slot) = parent.entry((x, y)) {
+                        slot.insert(Some((pair, ch)));
+                        queue.push_back((x, y));
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// A key written by two templates (or two joined PartitionKey–RowKey pairs), and what each
+/// side's placeholders hold in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Witness {
+    /// The key, or for joined spaces each key in order.
+    pub keys: Vec<String>,
+    /// The first side's placeholders and their text, in template order, key by key.
+    pub left: Vec<(String, String)>,
+    /// The second side's.
+    pub right: Vec<(String, String)>,
+}
+
+fn fields_of(spaces: &[&KeySpace], keys: &[&str]) -> Option<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    for (space, key) in spaces.iter().zip(keys) {
+        let fields = space.matches(key).ok()?;
+        out.extend(
+            fields
+                .into_iter()
+                .map(|f| (f.field.to_owned(), f.text.to_owned())),
+        );
+    }
+    Some(out)
+}
+
+/// Whether each field that appears more than once holds the same text everywhere (one value
+/// written twice). A field written in two formats can't be compared by text, so such a
+/// witness is not trusted.
+fn consistent(fields: &[(String, String)], spaces: &[&KeySpace]) -> bool {
+    let mut formats: HashMap<&str, (&str, &Language)> = HashMap::new();
+    let languages: Vec<(&str, &Language)> = spaces
+        .iter()
+        .flat_map(|s| {
+            s.segments
+                .iter()
+                .filter_map(|seg| seg.field.as_deref().map(|f| (f, &seg.language)))
+        })
+        .collect();
+    for ((field, text), (_, language)) in fields.iter().zip(&languages) {
+        match formats.get(field.as_str()) {
+            Some((seen, seen_language)) if *seen != text || *seen_language != *language => {
+                return false;
+            }
+            _ => {
+                formats.insert(field, (text, language));
+            }
+        }
+    }
+    true
+}
+
+/// A key that both sides can write, where each side is one key space or several joined (a
+/// PartitionKey and a RowKey, compared as a pair) and `values` says, key by key, which values
+/// its free text may hold: the shortest found, confirmed by both templates' own readers, with
+/// each repeated field holding one value. `None` when no such key exists, or the search could
+/// not find one within its budgets.
+pub fn common_key(left: &[&KeySpace], right: &[&KeySpace], values: &[Values]) -> Option<Witness> {
+    if left.len() != right.len() || left.is_empty() || values.len() != left.len() {
+        return None;
+    }
+    let (mut a, mut b) = (Automaton::new(left, values), Automaton::new(right, values));
+    let mut literal = Vec::new();
+    a.literal_chars(&mut literal);
+    b.literal_chars(&mut literal);
+    let banned: HashSet<char> = literal.into_iter().collect();
+    a.banned = banned.clone();
+    b.banned = banned;
+    search(&a, &b, |joined| {
+        let keys: Vec<&str> = joined.split(KEY_JOINER).collect();
+        if keys.len() != left.len() {
+            return None;
+        }
+        let l = fields_of(left, &keys)?;
+        let r = fields_of(right, &keys)?;
+        (consistent(&l, left) && consistent(&r, right)).then(|| Witness {
+            keys: keys.iter().map(|k| (*k).to_owned()).collect(),
+            left: l,
+            right: r,
+        })
+    })
+}
+
+/// Says a witness for people: each side's values and the key they both write.
+pub fn describe(witness: &Witness, left_name: &str, right_name: &str) -> String {
+    let values = |fields: &[(String, String)]| {
+        let mut seen = HashSet::new();
+        let shown: Vec<String> = fields
+            .iter()
+            .filter(|(f, _)| seen.insert(f.as_str()))
+            .map(|(f, t)| format!("{f} = `{t}`"))
+            .collect();
+        if shown.is_empty() {
+            "no placeholder".to_owned()
+        } else {
+            shown.join(", ")
+        }
+    };
+    format!(
+        "{left_name} with {} and {right_name} with {} both write {}",
+        values(&witness.left),
+        values(&witness.right),
+        witness
+            .keys
+            .iter()
+            .map(|k| format!("`{k}`"))
+            .collect::<Vec<_>>()
+            .join(" / ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ast::Design;
+
+    fn design(source: proc_macro2::TokenStream) -> Design {
+        crate::design(&syn::parse2(source).unwrap()).unwrap()
+    }
+
+    fn space(d: &Design, template: &str) -> KeySpace {
+        KeySpace::new(d, &crate::template::parse(template).unwrap()).unwrap()
+    }
+
+    fn fields() -> Design {
+        design(quote::quote! {
+            #[table(name = "Things", partition_key = "{name}", row_key = "{id}")]
+            struct T {
+                name: String,
+                other: String,
+                id: u32,
+                year: u16,
+                small: u8,
+                at: OffsetDateTime,
+                guid: Uuid,
+                #[table(max_len = 3)]
+                short: String,
+            }
+        })
+    }
+
+    fn meet(a: &str, b: &str) -> Option<Witness> {
+        let d = fields();
+        let (a, b) = (space(&d, a), space(&d, b));
+        common_key(&[&a], &[&b], &[Values::Any])
+    }
+
+    fn meet_plainly(a: &str, b: &str) -> Option<Witness> {
+        let d = fields();
+        let (a, b) = (space(&d, a), space(&d, b));
+        common_key(&[&a], &[&b], &[Values::Plain])
+    }
+
+    #[test]
+    fn the_guides_compound_keys_never_meet() {
+        // An employee and its yearly reviews in one partition: fixed widths keep them apart.
+        assert_eq!(meet("empid_{id:06}", "empid_{id:06}_{year:04}"), None);
+        // Two types whose RowKeys share a leading field but differ in the literal after it.
+        assert_eq!(meet("{guid}_order", "{guid}_line"), None);
+        assert_eq!(meet("order_{id}", "line_{id}"), None);
+        assert_eq!(meet("{at:date}", "{at:hour}"), None);
+        assert_eq!(meet("{id}", "{guid}"), None);
+    }
+
+    #[test]
+    fn keys_that_can_be_equal_come_with_a_witness() {
+        let w = meet("{name}", "order_{id}").expect("free text can spell any order key");
+        assert_eq!(w.keys, ["order_0000000000"]);
+        assert_eq!(w.left, [("name".to_owned(), "order_0000000000".to_owned())]);
+        assert_eq!(w.right, [("id".to_owned(), "0000000000".to_owned())]);
+        let w = meet("{name}_{other}", "{other}").expect("text spells a pair");
+        assert!(w.keys[0].contains('_'), "{w:?}");
+        // A separator that would occur early is never part of a witness: `{name}__{other}`
+        // splits at the first `__`.
+        let w = meet("{name}__{other}", "x___y").expect("a literal key");
+        let d = fields();
+        assert!(space(&d, "{name}__{other}").contains(&w.keys[0]));
+        // Bounded text: `short` holds 3 characters at most.
+        assert_eq!(meet("{short}", "abcd"), None);
+        assert!(meet("{short}", "abc").is_some());
+        // Digits between bounds: a u8 at most 255 never writes 256.
+        assert_eq!(meet("{small}", "256"), None);
+        assert!(meet("{small}", "255").is_some());
+    }
+
+    #[test]
+    fn joined_keys_keep_each_field_one_value() {
+        let d = fields();
+        let (pk_a, rk_a) = (space(&d, "{name}"), space(&d, "{name}_x"));
+        let (pk_b, rk_b) = (space(&d, "{other}"), space(&d, "y_{other}"));
+        // Alone, the RowKeys meet (`y_x`) and so do the PartitionKeys, but not with one value
+        // of `name` and one of `other`: `name` = `y` would need `other` = `x` and `y` at once.
+        assert!(common_key(&[&rk_a], &[&rk_b], &[Values::Any]).is_some());
+        assert_eq!(
+            common_key(
+                &[&pk_a, &rk_a],
+                &[&pk_b, &rk_b],
+                &[Values::Any, Values::Any]
+            ),
+            None
+        );
+        let (pk_c, rk_c) = (space(&d, "{other}"), space(&d, "{other}_x"));
+        let w = common_key(
+            &[&pk_a, &rk_a],
+            &[&pk_c, &rk_c],
+            &[Values::Plain, Values::Any],
+        )
+        .expect("the same shape meets");
+        assert_eq!(w.keys.len(), 2);
+    }
+
+    #[test]
+    fn plain_values_do_not_spell_the_other_keys_literals() {
+        // The guide's inter-partition index beside a department partition: only a department
+        // named like `lastname_x` meets it.
+        assert!(meet("lastname_{name}", "{other}").is_some());
+        assert_eq!(meet_plainly("lastname_{name}", "{other}"), None);
+        // Two free-text RowKeys meet with any ordinary value.
+        let w = meet_plainly("{name}", "{other}").expect("any name");
+        assert_eq!(w.keys, ["x"]);
+        // So do a name and a number: names may be digits.
+        assert!(meet_plainly("{name}", "{id}").is_some());
+    }
+}
