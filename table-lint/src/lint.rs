@@ -54,8 +54,6 @@ pub struct DesignSummary {
     pub partition_key: String,
     /// The RowKey template.
     pub row_key: String,
-    /// The RowKey template's leading literal (its type prefix).
-    pub row_key_prefix: String,
     /// Whether the RowKey template is a single literal.
     pub row_key_constant: bool,
     /// The `EntityType` discriminator.
@@ -282,7 +280,6 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
             table: design.table.clone(),
             partition_key: design.partition_key.template.text.clone(),
             row_key: design.row_key.template.text.clone(),
-            row_key_prefix: design.row_key.template.literal_prefix().to_owned(),
             row_key_constant: design
                 .row_key
                 .template

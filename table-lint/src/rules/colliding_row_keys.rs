@@ -1,7 +1,6 @@
 //! TK011 `colliding-row-keys`: two keys in one partition that can be the same.
 
 use table_derive_internals::overlap::{Values, common_key, describe};
-use table_derive_internals::template;
 
 use super::{Check, Finding, Level, Rule};
 use crate::config::RuleOptions;
@@ -55,16 +54,6 @@ and `email_` prefixes; RowKeys must be unique within a partition."#,
     options: &[],
     check: Check::Designs(check),
 };
-
-/// The shape of a template's text (field names erased), or the text when it does not parse.
-pub fn shape(text: &str) -> String {
-    template::parse(text).map_or_else(|_| text.to_owned(), |t| t.shape())
-}
-
-/// Whether two literal prefixes can't keep keys apart: equal, or one starts with the other.
-pub fn overlap(a: &str, b: &str) -> bool {
-    a.starts_with(b) || b.starts_with(a)
-}
 
 /// Where a design is, for messages about another one.
 pub fn place(d: &DesignSummary, from: &DesignSummary) -> String {

@@ -1,6 +1,8 @@
 //! TK012 `missing-discriminator`: entity types sharing a table that nothing tells apart.
 
-use super::colliding_row_keys::{overlap, place};
+use table_derive_internals::overlap::{Values, common_key};
+
+use super::colliding_row_keys::place;
 use super::{Check, Finding, Level, Rule};
 use crate::config::RuleOptions;
 use crate::lint::DesignSummary;
@@ -13,10 +15,11 @@ pub static RULE: Rule = Rule {
     summary: "several structs in one table, one without `entity_type`, and no key prefix that tells them apart",
     docs: r#"## What it flags
 Two structs stored in the same table (names compared without case), at least one of them without
-`#[table(entity_type = "…")]`, when their keys don't tell them apart either: their RowKey
-prefixes (the literal text before the first placeholder) are equal, empty, or one starts with the
-other, and so are their PartitionKey prefixes. Types whose PartitionKeys start with distinct
-literals never share a partition and are not flagged. The finding is on the struct without
+`#[table(entity_type = "…")]`, when their keys don't tell them apart either: a row of one can
+have the keys of a row of the other (decided on the templates' key spaces, as TK011 decides it;
+the message shows such a key). Keys that differ anywhere a reader can see, a literal prefix
+(`emp_{id}`, `dept_{name}`) or suffix (`{order}_line`, `{order}_note`), a fixed width, or
+PartitionKeys that never meet, tell the types apart and are not flagged. The finding is on the struct without
 `entity_type` (the later one when both lack it).
 
 ## Why it is bad
@@ -45,12 +48,6 @@ the RowKey; include a version in the type to let clients evolve."#,
     check: Check::Designs(check),
 };
 
-fn literal_prefix(text: &str) -> String {
-    table_derive_internals::template::parse(text)
-        .map(|t| t.literal_prefix().to_owned())
-        .unwrap_or_default()
-}
-
 fn check(designs: &[DesignSummary], _: &RuleOptions, out: &mut Vec<(usize, Finding)>) {
     let mut reported = vec![false; designs.len()];
     for (j, b) in designs.iter().enumerate() {
@@ -60,14 +57,17 @@ fn check(designs: &[DesignSummary], _: &RuleOptions, out: &mut Vec<(usize, Findi
             {
                 continue;
             }
-            let apart = !overlap(&a.row_key_prefix, &b.row_key_prefix)
-                || !overlap(
-                    &literal_prefix(&a.partition_key),
-                    &literal_prefix(&b.partition_key),
-                );
-            if apart {
+            // The keys tell the types apart when no row of one can have a row of the other's
+            // keys (decided on the key spaces, with a witness when they can).
+            let values = [Values::Plain, Values::Any];
+            let shared = a.rows.iter().find_map(|(_, a_pk, a_rk)| {
+                b.rows
+                    .iter()
+                    .find_map(|(_, b_pk, b_rk)| common_key(&[a_pk, a_rk], &[b_pk, b_rk], &values))
+            });
+            let Some(witness) = shared else {
                 continue;
-            }
+            };
             // On the one without a discriminator; the later one when both lack it.
             let (at, this, other) = if b.entity_type.is_none() {
                 (j, b, a)
@@ -83,13 +83,14 @@ fn check(designs: &[DesignSummary], _: &RuleOptions, out: &mut Vec<(usize, Findi
                     this.start,
                     this.end,
                     format!(
-                        "`{}` shares table `{}` with `{}` ({}) but has no `entity_type`, and their RowKeys (`{}`, `{}`) start with no prefix that tells them apart: a reader can't tell which type a row is",
+                        "`{}` shares table `{}` with `{}` ({}) but has no `entity_type`, and their keys (`{}`, `{}`) don't tell them apart: a reader of the row `{}` can't tell which type it is",
                         this.ident,
                         this.table,
                         other.ident,
                         place(other, this),
                         this.row_key,
-                        other.row_key
+                        other.row_key,
+                        witness.keys.join("` / `")
                     ),
                     format!(
                         "declare `#[table(entity_type = \"{}\")]` on each type in the table, or start each type's RowKey with a prefix of its own",
