@@ -445,7 +445,7 @@ async fn handle(state: &State, req: Request<Incoming>, peer: IpAddr) -> Response
             started.elapsed().as_micros()
         );
     }
-    if let Some(t) = notes.traced {
+    if let Some(t) = notes.traced.filter(|_| state.config.trace_queries) {
         eprintln!(
             "table-server: query {}: {} on `{}` ({}): {} examined, {} returned",
             id,
