@@ -642,14 +642,16 @@ impl KeySpace {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn design(source: proc_macro2::TokenStream) -> Design {
+    /// A design from a struct's source (for the tests here and in `crate::overlap`).
+    pub(crate) fn design(source: proc_macro2::TokenStream) -> Design {
         crate::design(&syn::parse2(source).unwrap()).unwrap()
     }
 
-    fn space(d: &Design, template: &str) -> KeySpace {
+    /// The key space of `template` over `d`'s fields.
+    pub(crate) fn space(d: &Design, template: &str) -> KeySpace {
         KeySpace::new(d, &crate::template::parse(template).unwrap()).unwrap()
     }
 

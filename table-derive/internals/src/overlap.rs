@@ -596,14 +596,7 @@ pub fn describe(witness: &Witness, left_name: &str, right_name: &str) -> String 
 mod tests {
     use super::*;
     use crate::ast::Design;
-
-    fn design(source: proc_macro2::TokenStream) -> Design {
-        crate::design(&syn::parse2(source).unwrap()).unwrap()
-    }
-
-    fn space(d: &Design, template: &str) -> KeySpace {
-        KeySpace::new(d, &crate::template::parse(template).unwrap()).unwrap()
-    }
+    use crate::keyspace::tests::{design, space};
 
     fn fields() -> Design {
         design(quote::quote! {
