@@ -1,12 +1,16 @@
 // The workload of table-http's `throughput` example, done through Microsoft's Node SDK
 // (@azure/data-tables), so that the two can be compared against the same service.
 //
-//   node compare.mjs CONNECTION_STRING [--server-pid PID]
+//   node compare.mjs CONNECTION_STRING [--server-pid PID] [--concurrency N] [--ops N] [--batches N]
 //
-// Same table layout, entity shape, counts and order as table-http/examples/throughput.rs:
-// 2,000 sequential inserts into partition `ins`, 2,000 sequential point reads of them,
-// 100 sequential transactions of 100 inserts into partition `scan`, then a scan of that
-// partition page by page. Every call is awaited before the next one starts.
+// Same table layout, entity shape, counts, options and order as
+// table-http/examples/throughput.rs: per worker, `--ops` (2,000) sequential inserts into the
+// worker's partition, as many sequential point reads of them, `--batches` (100) sequential
+// transactions of 100 inserts into the worker's scan partition, then a scan of that partition
+// page by page. Every call is awaited before the worker's next one starts. With
+// `--concurrency N` (default 1), N such workers run at once as async loops on one TableClient
+// (one connection pool), each in its own partitions (`ins00`, `scan00`, `ins01`, ...; with one
+// worker, `ins` and `scan`); a phase ends when the last worker is done.
 //
 // Prints one JSON line per phase, in the example's format: `rate` is units per second,
 // `client_cpu_ms` this process's CPU time (process.cpuUsage(), user + system) per unit, and
@@ -16,24 +20,42 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { TableClient, odata } from "@azure/data-tables";
 
-const SINGLE_OPS = 2000;
-const BATCHES = 100;
 const BATCH_SIZE = 100;
 
 function parseArgs(argv) {
-  let connectionString = "UseDevelopmentStorage=true";
-  let serverPid = null;
+  const options = {
+    connectionString: "UseDevelopmentStorage=true",
+    serverPid: null,
+    concurrency: 1,
+    ops: 2000,
+    batches: 100,
+  };
+  const number = (name, value) => {
+    if (!/^[1-9]\d*$/.test(value ?? "")) {
+      throw new Error(`${name} \`${value}\` is not a positive number`);
+    }
+    return Number(value);
+  };
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === "--server-pid") {
-      serverPid = argv[++i];
-      if (!/^\d+$/.test(serverPid ?? "")) {
-        throw new Error(`--server-pid \`${serverPid}\` is not a process id`);
+    const arg = argv[i];
+    if (arg === "--server-pid") {
+      options.serverPid = argv[++i];
+      if (!/^\d+$/.test(options.serverPid ?? "")) {
+        throw new Error(`--server-pid \`${options.serverPid}\` is not a process id`);
       }
+    } else if (arg === "--concurrency") {
+      options.concurrency = number(arg, argv[++i]);
+    } else if (arg === "--ops") {
+      options.ops = number(arg, argv[++i]);
+    } else if (arg === "--batches") {
+      options.batches = number(arg, argv[++i]);
+    } else if (arg.startsWith("--")) {
+      throw new Error(`unknown option \`${arg}\``);
     } else {
-      connectionString = argv[i];
+      options.connectionString = arg;
     }
   }
-  return { connectionString, serverPid };
+  return options;
 }
 
 // Another process's CPU time in milliseconds, measured the way the Rust example measures it:
@@ -74,20 +96,21 @@ function mark(serverPid) {
   };
 }
 
-function report(phase, unit, count, requests, start, serverPid) {
+function report(phase, unit, concurrency, { count, requests }, start, serverPid) {
   const end = mark(serverPid);
   const seconds = Number(end.wall - start.wall) / 1e9;
   const serverMs =
     start.server === null ? null : Number(((end.server - start.server) / requests).toFixed(4));
   const line = {
     client: "@azure/data-tables",
+    concurrency,
     phase,
     unit,
     count,
     requests,
     seconds: Number(seconds.toFixed(4)),
     rate: Number((count / seconds).toFixed(1)),
-    client_cpu_ms: Number(((end.client - start.client) / count).toFixed(4)),
+    client_cpu_ms: Number(((end.client - start.client) / count).toFixed(6)),
     server_cpu_ms: serverMs,
   };
   console.log(JSON.stringify(line));
@@ -108,8 +131,24 @@ function entity(partitionKey, i) {
   };
 }
 
+// A worker's partition: the base name alone with one worker, else with the worker's number.
+function partition(base, worker, concurrency) {
+  return concurrency === 1 ? base : `${base}${String(worker).padStart(2, "0")}`;
+}
+
+// Runs `work(worker)` for every worker at once; resolves to the units and requests they did.
+async function runPhase(concurrency, work) {
+  const done = await Promise.all(Array.from({ length: concurrency }, (_, w) => work(w)));
+  return {
+    count: done.reduce((sum, d) => sum + d.count, 0),
+    requests: done.reduce((sum, d) => sum + d.requests, 0),
+  };
+}
+
 async function main() {
-  const { connectionString, serverPid } = parseArgs(process.argv.slice(2));
+  const { connectionString, serverPid, concurrency, ops, batches } = parseArgs(
+    process.argv.slice(2),
+  );
   const table = `perfnode${process.pid}`;
   const client = TableClient.fromConnectionString(connectionString, table, {
     allowInsecureConnection: true,
@@ -117,39 +156,55 @@ async function main() {
   await client.createTable();
 
   let start = mark(serverPid);
-  for (let i = 0; i < SINGLE_OPS; i++) {
-    await client.createEntity(entity("ins", i));
-  }
-  report("insert", "op", SINGLE_OPS, SINGLE_OPS, start, serverPid);
-
-  start = mark(serverPid);
-  for (let i = 0; i < SINGLE_OPS; i++) {
-    await client.getEntity("ins", String(i).padStart(6, "0"));
-  }
-  report("point-read", "op", SINGLE_OPS, SINGLE_OPS, start, serverPid);
-
-  start = mark(serverPid);
-  for (let b = 0; b < BATCHES; b++) {
-    const actions = [];
-    for (let i = 0; i < BATCH_SIZE; i++) {
-      actions.push(["create", entity("scan", b * BATCH_SIZE + i)]);
+  let done = await runPhase(concurrency, async (w) => {
+    const pk = partition("ins", w, concurrency);
+    for (let i = 0; i < ops; i++) {
+      await client.createEntity(entity(pk, i));
     }
-    await client.submitTransaction(actions);
-  }
-  report("transaction", "entity", BATCHES * BATCH_SIZE, BATCHES, start, serverPid);
+    return { count: ops, requests: ops };
+  });
+  report("insert", "op", concurrency, done, start, serverPid);
 
   start = mark(serverPid);
-  let seen = 0;
-  let pages = 0;
-  const query = { queryOptions: { filter: odata`PartitionKey eq ${"scan"}` } };
-  for await (const page of client.listEntities(query).byPage()) {
-    seen += page.length;
-    pages += 1;
-  }
-  report("scan", "entity", seen, pages, start, serverPid);
-  if (seen !== BATCHES * BATCH_SIZE) {
-    throw new Error(`the scan read ${seen} entities, not ${BATCHES * BATCH_SIZE}`);
-  }
+  done = await runPhase(concurrency, async (w) => {
+    const pk = partition("ins", w, concurrency);
+    for (let i = 0; i < ops; i++) {
+      await client.getEntity(pk, String(i).padStart(6, "0"));
+    }
+    return { count: ops, requests: ops };
+  });
+  report("point-read", "op", concurrency, done, start, serverPid);
+
+  start = mark(serverPid);
+  done = await runPhase(concurrency, async (w) => {
+    const pk = partition("scan", w, concurrency);
+    for (let b = 0; b < batches; b++) {
+      const actions = [];
+      for (let i = 0; i < BATCH_SIZE; i++) {
+        actions.push(["create", entity(pk, b * BATCH_SIZE + i)]);
+      }
+      await client.submitTransaction(actions);
+    }
+    return { count: batches * BATCH_SIZE, requests: batches };
+  });
+  report("transaction", "entity", concurrency, done, start, serverPid);
+
+  start = mark(serverPid);
+  done = await runPhase(concurrency, async (w) => {
+    const pk = partition("scan", w, concurrency);
+    let count = 0;
+    let requests = 0;
+    const query = { queryOptions: { filter: odata`PartitionKey eq ${pk}` } };
+    for await (const page of client.listEntities(query).byPage()) {
+      count += page.length;
+      requests += 1;
+    }
+    if (count !== batches * BATCH_SIZE) {
+      throw new Error(`the scan of \`${pk}\` read ${count} entities, not ${batches * BATCH_SIZE}`);
+    }
+    return { count, requests };
+  });
+  report("scan", "entity", concurrency, done, start, serverPid);
 
   await client.deleteTable();
 }
