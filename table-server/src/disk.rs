@@ -46,6 +46,9 @@ const TABLES: TableDefinition<u64, &str> = TableDefinition::new("tables");
 const ENTITIES: TableDefinition<(u64, &str, &str), &[u8]> = TableDefinition::new("entities");
 const SETTINGS: TableDefinition<&str, &[u8]> = TableDefinition::new("settings");
 
+/// redb's page cache: enough for the writer's working set.
+const CACHE_BYTES: usize = 16 * 1024 * 1024;
+
 /// The setting that holds a table's stored access policies.
 pub fn acl_setting(table: &str) -> String {
     format!("acl/{}", table.to_ascii_lowercase())
@@ -114,7 +117,12 @@ impl Disk {
     /// (which must be empty). The store must then be given the returned disk as its journal;
     /// use [`open_store`] to do both.
     fn open(path: &Path, store: &Store) -> Result<(Arc<Disk>, Restored), DiskError> {
-        let db = Database::create(path).map_err(|e| failed(path, "cannot open the database", e))?;
+        // The store answers every read from memory; redb is read once, at start. Its cache
+        // (1 GiB by default) would only hold pages the server never reads again.
+        let db = redb::Builder::new()
+            .set_cache_size(CACHE_BYTES)
+            .create(path)
+            .map_err(|e| failed(path, "cannot open the database", e))?;
         let (restored, live) =
             restore(&db, store).map_err(|e| failed(path, "cannot read the database", e))?;
         let (sender, receiver) = mpsc::channel();
