@@ -14,6 +14,7 @@ pub mod lint;
 pub mod render;
 pub mod rules;
 pub mod scan;
+pub mod scope;
 pub mod source;
 pub mod suppress;
 pub mod views;

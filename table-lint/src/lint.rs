@@ -62,6 +62,9 @@ pub struct DesignSummary {
     pub optional_properties: Vec<String>,
     /// Suppressions: rule, position, and whether a finding used it.
     pub allows: Vec<(String, Position, Position, bool)>,
+    /// The program the design is part of ([`crate::scope`]): designs of programs that never
+    /// run together are not compared.
+    pub scope: crate::scope::Scope,
     /// The rows the design writes, as key spaces: the entity's (named `the entity`) and each
     /// index copy's (by index name), PartitionKey then RowKey. Keys the model can't describe
     /// are left out.
@@ -287,6 +290,10 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
                 .iter()
                 .all(|p| matches!(p, Part::Literal(_))),
             rows: design_rows(design),
+            scope: crate::scope::Scope {
+                package: None,
+                target: crate::scope::Target::Library,
+            },
             entity_type: design.entity_type.as_ref().map(|t| t.name.clone()),
             optional_properties: design
                 .fields
@@ -493,6 +500,10 @@ pub fn lint_sources(files: Vec<SourceFile>, config: &Config) -> Report {
         texts.insert(o.file.path, o.file.text);
     }
 
+    let mut scopes = crate::scope::Scopes::default();
+    for design in &mut designs {
+        design.scope = scopes.of(&design.file);
+    }
     // Rules across designs.
     for rule in rules::all() {
         if let Check::Designs(check) = rule.check {

@@ -341,3 +341,33 @@ fn deny_warnings_fails_on_warnings_and_invalid_designs_fail_expand_and_keys() {
         "{keys}"
     );
 }
+
+#[test]
+fn designs_are_compared_only_within_programs_that_run_together() {
+    let dir = temp_dir("scopes");
+    std::fs::create_dir_all(dir.join("src/bin")).unwrap();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        "[package]\nname = \"scoped\"\nversion = \"0.1.0\"\nedition = \"2024\"\n",
+    )
+    .unwrap();
+    // The same table and keys in two binaries: never in one process, so never compared.
+    let design = |name: &str| {
+        format!(
+            "use table_runtime::TableEntity;\n\n#[derive(TableEntity)]\n\
+             #[table(name = \"Orders\", partition_key = \"{{customer}}\", row_key = \"{{id}}\")]\n\
+             #[table(entity_type = \"{name}\")]\nstruct {name} {{\n    customer: String,\n    id: String,\n}}\n"
+        )
+    };
+    std::fs::write(dir.join("src/bin/import.rs"), design("ImportedOrder")).unwrap();
+    std::fs::write(dir.join("src/bin/export.rs"), design("ExportedOrder")).unwrap();
+    let path = dir.to_str().unwrap();
+    let o = table_lint(&[path]);
+    assert!(!stdout(&o).contains("TK011"), "{}", stdout(&o));
+    // A library's design runs with every binary of the package: compared with both.
+    std::fs::write(dir.join("src/lib.rs"), design("Order")).unwrap();
+    let o = table_lint(&[path]);
+    let text = stdout(&o);
+    assert_eq!(text.matches("error[TK011]").count(), 2, "{text}");
+    assert_eq!(o.status.code(), Some(1));
+}

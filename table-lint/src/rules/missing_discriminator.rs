@@ -52,7 +52,8 @@ fn check(designs: &[DesignSummary], _: &RuleOptions, out: &mut Vec<(usize, Findi
     let mut reported = vec![false; designs.len()];
     for (j, b) in designs.iter().enumerate() {
         for (i, a) in designs[..j].iter().enumerate() {
-            if !a.table.eq_ignore_ascii_case(&b.table)
+            if !a.scope.meets(&b.scope)
+                || !a.table.eq_ignore_ascii_case(&b.table)
                 || (a.entity_type.is_some() && b.entity_type.is_some())
             {
                 continue;
