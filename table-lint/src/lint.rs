@@ -71,6 +71,18 @@ pub struct DesignSummary {
     pub rows: Vec<(String, KeySpace, KeySpace)>,
 }
 
+impl DesignSummary {
+    /// Whether two structs are one entity type seen twice: the same `entity_type`, and the same
+    /// key templates (a struct that reads or merges some of another's fields). Their rows are
+    /// the same rows, so they neither collide nor need telling apart.
+    pub fn same_entity_as(&self, other: &DesignSummary) -> bool {
+        self.entity_type.is_some()
+            && self.entity_type == other.entity_type
+            && self.partition_key == other.partition_key
+            && self.row_key == other.row_key
+    }
+}
+
 /// The key spaces of the rows a design writes: the entity's and its index copies'.
 fn design_rows(design: &table_derive_internals::Design) -> Vec<(String, KeySpace, KeySpace)> {
     let mut members = vec![(

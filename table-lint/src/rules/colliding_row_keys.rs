@@ -68,7 +68,10 @@ fn check(designs: &[DesignSummary], _: &RuleOptions, out: &mut Vec<(usize, Findi
     let values = [Values::Plain, Values::Any];
     for (j, b) in designs.iter().enumerate() {
         'earlier: for a in &designs[..j] {
-            if !a.scope.meets(&b.scope) || !a.table.eq_ignore_ascii_case(&b.table) {
+            if !a.scope.meets(&b.scope)
+                || !a.table.eq_ignore_ascii_case(&b.table)
+                || a.same_entity_as(b)
+            {
                 continue;
             }
             for (a_row, a_pk, a_rk) in &a.rows {
