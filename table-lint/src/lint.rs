@@ -65,6 +65,8 @@ pub struct DesignSummary {
     /// The program the design is part of ([`crate::scope`]): designs of programs that never
     /// run together are not compared.
     pub scope: crate::scope::Scope,
+    /// Whether the struct is declared inside a `#[cfg(test)]` item (its crate's unit tests).
+    pub unit_test: bool,
     /// The rows the design writes, as key spaces: the entity's (named `the entity`) and each
     /// index copy's (by index name), PartitionKey then RowKey. Keys the model can't describe
     /// are left out.
@@ -302,6 +304,7 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
                 .iter()
                 .all(|p| matches!(p, Part::Literal(_))),
             rows: design_rows(design),
+            unit_test: site.unit_test,
             scope: crate::scope::Scope {
                 package: None,
                 target: crate::scope::Target::Library,
@@ -515,6 +518,11 @@ pub fn lint_sources(files: Vec<SourceFile>, config: &Config) -> Report {
     let mut scopes = crate::scope::Scopes::default();
     for design in &mut designs {
         design.scope = scopes.of(&design.file);
+        if design.unit_test {
+            // Unit tests are a program of their own, linked with the code around them.
+            design.scope.target =
+                crate::scope::Target::Program(format!("unit tests of {}", design.scope.describe()));
+        }
     }
     // Rules across designs.
     for rule in rules::all() {

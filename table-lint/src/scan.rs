@@ -18,6 +18,9 @@ pub struct EntitySite {
     pub design: Result<Design, darling::Error>,
     /// What the derive's checks found (they fail compilation too).
     pub problems: Vec<Problem>,
+    /// Whether the struct is inside a `#[cfg(test)]` item: built only into its crate's unit
+    /// tests.
+    pub unit_test: bool,
 }
 
 /// A string literal that is (or looks like) a `$filter`.
@@ -55,6 +58,8 @@ struct Visitor {
     scan: Scan,
     /// Literals already recorded (by line and column).
     seen: Vec<(usize, usize)>,
+    /// How many `#[cfg(test)]` items the walk is inside.
+    in_unit_test: usize,
 }
 
 /// Whether a string reads like a `$filter`: a key or Timestamp compared with an operator.
@@ -140,6 +145,7 @@ impl Visitor {
             table,
             design,
             problems,
+            unit_test: self.in_unit_test > 0,
         });
     }
 
@@ -173,6 +179,7 @@ impl Visitor {
         let mut i = 0;
         let mut attributes_start: Option<usize> = None;
         let mut derives = false;
+        let mut cfg_test = false;
         while i < tokens.len() {
             // An attribute: `#` then `[...]`.
             if let (TokenTree::Punct(p), Some(TokenTree::Group(g))) =
@@ -182,6 +189,7 @@ impl Visitor {
             {
                 attributes_start.get_or_insert(i);
                 derives |= is_table_entity_derive(g.stream());
+                cfg_test |= is_cfg_test(g.stream());
                 self.walk(&g.stream().into_iter().collect::<Vec<_>>());
                 i += 2;
                 continue;
@@ -198,6 +206,16 @@ impl Visitor {
                 continue;
             }
             derives = false;
+            // A `#[cfg(test)]` item (usually `mod tests { … }`): walked as unit-test code.
+            if std::mem::take(&mut cfg_test)
+                && let Some(end) = module_end(tokens, i)
+            {
+                self.in_unit_test += 1;
+                self.walk(&tokens[i..end]);
+                self.in_unit_test -= 1;
+                i = end;
+                continue;
+            }
             match &tokens[i] {
                 TokenTree::Literal(lit) => {
                     // Words are the same escaped or not: test the raw text before unescaping.
@@ -224,6 +242,36 @@ impl Visitor {
             i += 1;
         }
     }
+}
+
+/// Whether `#[...]`'s contents are `cfg(test)`.
+fn is_cfg_test(stream: TokenStream) -> bool {
+    let tokens: Vec<TokenTree> = stream.into_iter().collect();
+    matches!(
+        tokens.as_slice(),
+        [TokenTree::Ident(cfg), TokenTree::Group(args)]
+            if cfg == "cfg" && args.stream().to_string().trim() == "test"
+    )
+}
+
+/// Where the `mod NAME { … }` item starting at `from` ends (just after its braces).
+fn module_end(tokens: &[TokenTree], from: usize) -> Option<usize> {
+    let mut seen_mod = false;
+    for (j, t) in tokens.iter().enumerate().skip(from) {
+        match t {
+            TokenTree::Ident(i) if i == "mod" => seen_mod = true,
+            TokenTree::Group(g) if seen_mod && g.delimiter() == Delimiter::Brace => {
+                return Some(j + 1);
+            }
+            TokenTree::Punct(p) if p.as_char() == ';' => return None,
+            // Anything but a visibility's `(crate)` before `mod`: not a module.
+            TokenTree::Group(g) if !seen_mod && g.delimiter() != Delimiter::Parenthesis => {
+                return None;
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Whether `#[...]`'s contents are `derive(..., TableEntity, ...)`.

@@ -370,4 +370,22 @@ fn designs_are_compared_only_within_programs_that_run_together() {
     let text = stdout(&o);
     assert_eq!(text.matches("error[TK011]").count(), 2, "{text}");
     assert_eq!(o.status.code(), Some(1));
+    // A design in the library's `#[cfg(test)]` module runs with the library's (one finding
+    // more), never with the binaries'.
+    let unit_test = design("TestOrder").replace("use table_runtime::TableEntity;\n\n", "");
+    std::fs::write(
+        dir.join("src/lib.rs"),
+        format!(
+            "{}\n#[cfg(test)]\npub(crate) mod tests {{\n    use table_runtime::TableEntity;\n{unit_test}}}\n",
+            design("Order")
+        ),
+    )
+    .unwrap();
+    let text = stdout(&table_lint(&[path]));
+    assert_eq!(text.matches("error[TK011]").count(), 3, "{text}");
+    assert!(
+        !text.contains("`TestOrder` and `ImportedOrder`")
+            && !text.contains("`ImportedOrder` and `TestOrder`"),
+        "{text}"
+    );
 }
