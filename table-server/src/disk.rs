@@ -58,16 +58,9 @@ pub fn acl_setting(table: &str) -> String {
 pub const SERVICE_SETTING: &str = "service";
 
 /// Why the data directory can't be used.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
 pub struct DiskError(pub String);
-
-impl std::fmt::Display for DiskError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for DiskError {}
 
 fn failed(path: &Path, what: &str, e: impl std::fmt::Display) -> DiskError {
     DiskError(format!("{}: {what}: {e}", path.display()))

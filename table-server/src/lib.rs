@@ -149,16 +149,9 @@ struct State {
 }
 
 /// Why a server could not start.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
 pub struct StartError(pub String);
-
-impl std::fmt::Display for StartError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for StartError {}
 
 /// What opening the data found, per account.
 #[derive(Debug, Clone)]

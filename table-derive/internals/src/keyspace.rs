@@ -464,7 +464,7 @@ fn within(text: &str, units: usize, max_len: Option<usize>) -> Result<(), String
 }
 
 /// Whether the runtime's escaping leaves `c` as it is.
-fn kept_by_escaping(c: char) -> bool {
+pub(crate) fn kept_by_escaping(c: char) -> bool {
     !matches!(
         c,
         '\u{0}'..='\u{20}' | '!' | '"' | '#' | '.' | '/' | '>' | '?' | '[' | '\\' | '\u{7E}'..='\u{9F}'

@@ -21,6 +21,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use crate::check::is_forbidden_key_char;
 use crate::keyspace::{
     ESCAPED_TERMINATOR, Follows, KeySpace, Language, MAX_TICKS, MIN_TICKS, TICKS_WIDTH,
+    kept_by_escaping,
 };
 
 /// The most characters a free-text part takes in a witness.
@@ -153,14 +154,6 @@ fn pieces(language: &Language, follows: &Follows, plain: bool) -> Vec<Piece> {
             p
         }
     }
-}
-
-/// Whether the runtime's escaping keeps `c` as it is (the escaped form's plain characters).
-fn kept_by_escaping(c: char) -> bool {
-    !matches!(
-        c,
-        '\u{0}'..='\u{20}' | '!' | '"' | '#' | '.' | '/' | '>' | '?' | '[' | '\\' | '\u{7E}'..='\u{9F}'
-    )
 }
 
 /// The KMP failure function of `pattern`.

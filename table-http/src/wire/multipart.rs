@@ -207,17 +207,6 @@ pub fn read_batch_request(content_type: &str, body: &[u8]) -> Result<BatchReques
     Ok(BatchRequest::Changeset(operations))
 }
 
-/// Reads a `$batch` request body that must be one changeset: its operations.
-pub fn read_batch(content_type: &str, body: &[u8]) -> Result<Vec<BatchPart>, StoreError> {
-    match read_batch_request(content_type, body)? {
-        BatchRequest::Changeset(operations) => Ok(operations),
-        BatchRequest::Query(q) => Err(malformed(format!(
-            "expected a changeset, found the query `GET {}`",
-            q.url
-        ))),
-    }
-}
-
 /// One `application/http` part: its MIME headers and the HTTP request inside.
 fn operation(mime: &[(String, String)], http: &[u8]) -> Result<BatchPart, StoreError> {
     let line_end = find(http, b"\n").unwrap_or(http.len());
@@ -335,6 +324,14 @@ pub fn write_query_answer(answer: &BatchAnswer, id: &str) -> (String, Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A body that must be one changeset: its operations.
+    fn read_batch(content_type: &str, body: &[u8]) -> Result<Vec<BatchPart>, StoreError> {
+        match read_batch_request(content_type, body)? {
+            BatchRequest::Changeset(operations) => Ok(operations),
+            BatchRequest::Query(q) => Err(malformed(format!("a lone query: {}", q.url))),
+        }
+    }
     use table_runtime::batch::BatchOperation;
     use table_runtime::{ETag, Entity, IfMatch};
 

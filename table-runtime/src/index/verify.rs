@@ -140,12 +140,13 @@ pub struct Repair {
     pub left: Vec<Divergence>,
 }
 
-/// Every entity of a table, page by page (a table scan: for maintenance, not per request).
-pub(crate) async fn read_table<B: Backend>(
+/// Hands every entity of a table to `each`, page by page (a table scan: for maintenance, not
+/// per request).
+async fn scan_table<B: Backend>(
     backend: &B,
     table: &str,
-) -> Result<Vec<Entity>, StoreError> {
-    let mut all = Vec::new();
+    mut each: impl FnMut(Entity),
+) -> Result<(), StoreError> {
     let mut continuation: Option<Continuation> = None;
     loop {
         let query = Query {
@@ -153,12 +154,22 @@ pub(crate) async fn read_table<B: Backend>(
             ..Query::default()
         };
         let page = backend.query_page(table, &query).await?;
-        all.extend(page.entities);
+        page.entities.into_iter().for_each(&mut each);
         match page.continuation {
             Some(c) => continuation = Some(c),
-            None => return Ok(all),
+            None => return Ok(()),
         }
     }
+}
+
+/// Every entity of a table (a table scan: for maintenance, not per request).
+pub(crate) async fn read_table<B: Backend>(
+    backend: &B,
+    table: &str,
+) -> Result<Vec<Entity>, StoreError> {
+    let mut all = Vec::new();
+    scan_table(backend, table, |e| all.push(e)).await?;
+    Ok(all)
 }
 
 /// One copy an entity should have: its index and the copy to store, with the marker
@@ -516,21 +527,8 @@ async fn audit_table<B: Backend, S: CopySource>(
     table: &str,
     mut audit: IndexAudit<S>,
 ) -> Result<IndexAudit<S>, StoreError> {
-    let mut continuation: Option<Continuation> = None;
-    loop {
-        let query = Query {
-            continuation: continuation.take(),
-            ..Query::default()
-        };
-        let page = backend.query_page(table, &query).await?;
-        for entity in &page.entities {
-            audit.observe(entity);
-        }
-        match page.continuation {
-            Some(c) => continuation = Some(c),
-            None => return Ok(audit),
-        }
-    }
+    scan_table(backend, table, |entity| audit.observe(&entity)).await?;
+    Ok(audit)
 }
 
 /// Compares every entity of `T` in `table` with its index copies.
