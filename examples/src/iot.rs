@@ -37,6 +37,10 @@ pub const YEARS_TABLE: &str = "DeviceYears";
     row_key = "{taken_at:inverted_ticks}"
 )]
 #[table(rename_all = "PascalCase")]
+#[table(allow(
+    TK017,
+    reason = "a device sends at most one reading a second, and a resend of the same reading is meant to find its first copy"
+))]
 pub struct Reading {
     /// The device.
     #[table(max_len = 64)]

@@ -314,6 +314,7 @@ fn orders_a_failed_line_leaves_no_half_written_order<B: Backend>(backend: &B) {
     let err = block_on(orders::place(backend, &order, &[line(1), line(1)])).unwrap_err();
     assert_eq!(err.code, ErrorCode::InvalidDuplicateRow);
     assert_eq!(err.failed_index, Some(2));
+    // table-lint: allow(TK101, reason = "the test checks that nothing at all was written")
     let everything = || block_on(query_entities(backend, Order::TABLE, &Query::all())).unwrap();
     assert!(everything().is_empty());
 
@@ -336,6 +337,7 @@ fn event_log_dropping_a_month_again_is_not_an_error<B: Backend>(backend: &B) {
     let november = event_log::event_tables()
         .table_for(october + time::Duration::days(20))
         .unwrap();
+    // table-lint: allow(TK101, reason = "the test counts every entity of the period's table")
     let all = block_on(query_entities(backend, &november, &Query::all())).unwrap();
     assert_eq!(all.len(), 10 * 12 * 2);
 }

@@ -71,6 +71,32 @@ pub struct DesignSummary {
     /// index copy's (by index name), PartitionKey then RowKey. Keys the model can't describe
     /// are left out.
     pub rows: Vec<(String, KeySpace, KeySpace)>,
+    /// The stored properties, with their fields and kinds.
+    pub fields: Vec<FieldSummary>,
+    /// The fields in the PartitionKey template, in order.
+    pub partition_fields: Vec<String>,
+    /// The fields in the RowKey template, in order.
+    pub row_fields: Vec<String>,
+    /// The typed queries the derive generates (method, class, filter with `{field}`s).
+    pub queries: Vec<table_derive_internals::queries::QuerySpec>,
+}
+
+/// A stored property of a design.
+#[derive(Debug, Clone)]
+pub struct FieldSummary {
+    /// The Rust field.
+    pub field: String,
+    /// The property name it is stored as.
+    pub property: String,
+    /// Its type's kind (inside an `Option` for optional fields).
+    pub kind: table_derive_internals::ast::TypeKind,
+}
+
+impl DesignSummary {
+    /// The stored property with this name.
+    pub fn property(&self, name: &str) -> Option<&FieldSummary> {
+        self.fields.iter().find(|f| f.property == name)
+    }
 }
 
 impl DesignSummary {
@@ -125,6 +151,17 @@ pub struct FilterSummary {
     pub end: Position,
     /// Whether the literal had format placeholders.
     pub templated: bool,
+    /// Whether a placeholder stood outside quotes (the text is partly unknown).
+    pub open_placeholders: bool,
+    /// Whether this is `Query::all()`.
+    pub all: bool,
+    /// The tables the code around the query names.
+    pub tables: Vec<scan::TableHint>,
+    /// Whether the block that runs the query deletes entities.
+    pub deletes: bool,
+    /// Whether the query is in test code: a `#[cfg(test)]` item, an integration test or a
+    /// bench (set once scopes are known).
+    pub test_code: bool,
 }
 
 /// A finding before levels apply: rule, span, message, help, and whether it is only a note.
@@ -228,6 +265,10 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
             return outcome;
         }
     };
+    let facts = rules::FileFacts {
+        enums: scan.enums.clone(),
+        inserts: scan.inserts,
+    };
     for site in &scan.entities {
         let design = match &site.design {
             Err(errors) => {
@@ -276,6 +317,7 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
                     &EntityContext {
                         design,
                         options: &options,
+                        file: &facts,
                     },
                     &mut found,
                 );
@@ -319,16 +361,44 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
                 .map(|f| f.property.clone())
                 .collect(),
             allows,
+            fields: design
+                .fields
+                .iter()
+                .filter(|f| !f.skip)
+                .map(|f| FieldSummary {
+                    field: f.ident.to_string(),
+                    property: f.property.clone(),
+                    kind: f.kind.clone(),
+                })
+                .collect(),
+            partition_fields: design
+                .partition_key
+                .template
+                .placeholders()
+                .map(|(f, _)| f.to_owned())
+                .collect(),
+            row_fields: design
+                .row_key
+                .template
+                .placeholders()
+                .map(|(f, _)| f.to_owned())
+                .collect(),
+            queries: table_derive_internals::queries::specs(design),
         });
     }
-    for site in &scan.filters {
+    for site in scan.filters {
         let (start, end) = Diagnostic::span_positions(site.span);
         outcome.filters.push(FilterSummary {
             file: path.clone(),
-            text: site.text.clone(),
+            text: site.text,
             start,
             end,
             templated: site.templated,
+            open_placeholders: site.open_placeholders,
+            all: site.all,
+            tables: site.tables,
+            deletes: site.deletes,
+            test_code: site.unit_test,
         });
     }
     outcome
@@ -486,6 +556,31 @@ fn push_capped(
     }
 }
 
+/// The designs of the table a query runs on, as the code around it names it (a design's
+/// struct, or a table name some design has), among the designs its program can meet.
+fn tables_queried<'a>(
+    site: &FilterSummary,
+    scope: &crate::scope::Scope,
+    designs: &'a [DesignSummary],
+) -> Vec<&'a DesignSummary> {
+    let mut names: Vec<&str> = Vec::new();
+    for hint in &site.tables {
+        for d in designs.iter().filter(|d| d.scope.meets(scope)) {
+            let named = match hint {
+                scan::TableHint::Design(ident) => &d.ident == ident,
+                scan::TableHint::Name(name) => d.table.eq_ignore_ascii_case(name),
+            };
+            if named && !names.iter().any(|n| n.eq_ignore_ascii_case(&d.table)) {
+                names.push(&d.table);
+            }
+        }
+    }
+    designs
+        .iter()
+        .filter(|d| d.scope.meets(scope) && names.iter().any(|n| n.eq_ignore_ascii_case(&d.table)))
+        .collect()
+}
+
 /// Lints files already in memory.
 pub fn lint_sources(files: Vec<SourceFile>, config: &Config) -> Report {
     let mut report = Report {
@@ -555,8 +650,29 @@ pub fn lint_sources(files: Vec<SourceFile>, config: &Config) -> Report {
     }
 
     // Filters.
+    for site in &mut filters {
+        let scope = scopes.of(&site.file);
+        if let crate::scope::Target::Program(name) = &scope.target
+            && (name.starts_with("test:") || name.starts_with("bench:"))
+        {
+            site.test_code = true;
+        }
+    }
     for site in &filters {
-        match Filter::parse(&site.text) {
+        let scope = scopes.of(&site.file);
+        let tables = tables_queried(site, &scope, &designs);
+        let parsed = if site.all {
+            Ok(Filter {
+                expr: table_runtime::query::Expr::Constant(true),
+                properties: Vec::new(),
+                text: String::new(),
+            })
+        } else {
+            Filter::parse(&site.text)
+        };
+        match parsed {
+            // A placeholder outside quotes may be any piece of a filter: no verdict on its text.
+            Err(_) if site.open_placeholders => {}
             Err(e) => {
                 let (mut start, mut end) = (site.start, site.end);
                 if !site.templated && start.line == end.line {
@@ -587,7 +703,11 @@ pub fn lint_sources(files: Vec<SourceFile>, config: &Config) -> Report {
                 );
             }
             Ok(filter) => {
-                let plan = filter.plan();
+                let plan = if site.all {
+                    table_runtime::query::QueryPlan::everything()
+                } else {
+                    filter.plan()
+                };
                 for rule in rules::all() {
                     if let Check::Filter(check) = rule.check {
                         let options = config.options(rule);
@@ -599,11 +719,12 @@ pub fn lint_sources(files: Vec<SourceFile>, config: &Config) -> Report {
                                 plan: &plan,
                                 options: &options,
                                 designs: &designs,
+                                tables: &tables,
                             },
                             &mut found,
                         );
                         for f in found {
-                            push(
+                            push_capped(
                                 &mut report,
                                 config,
                                 rule,
@@ -612,6 +733,7 @@ pub fn lint_sources(files: Vec<SourceFile>, config: &Config) -> Report {
                                 f.end,
                                 f.message,
                                 f.help,
+                                f.note,
                             );
                         }
                     }

@@ -2,6 +2,8 @@
 //! derive's own parser and checks, never a second reading of the attributes), and every
 //! `$filter` string the code writes.
 
+use std::collections::HashMap;
+
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
 use syn::spanned::Spanned;
 use table_derive_internals::Design;
@@ -23,14 +25,35 @@ pub struct EntitySite {
     pub unit_test: bool,
 }
 
-/// A string literal that is (or looks like) a `$filter`.
+/// Which table a query runs on, as the code around it shows.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TableHint {
+    /// The table of the design with this struct name: `Employee::TABLE`, a `Table<_, Employee>`.
+    Design(String),
+    /// A table named by a string literal (kept only when a design has that table).
+    Name(String),
+}
+
+/// A `$filter` string that reaches the query API, or a `Query::all()`.
 pub struct FilterSite {
-    /// The filter text, with `{…}` format placeholders replaced by sample values.
+    /// The filter text, with `{…}` format placeholders replaced by values of the type the
+    /// position asks for; empty for `Query::all()`.
     pub text: String,
-    /// The literal.
+    /// The literal (or the `Query::all` call).
     pub span: Span,
     /// Whether the literal had format placeholders (then columns inside it are approximate).
     pub templated: bool,
+    /// Whether a placeholder stood outside quotes, where it may be any piece of a filter: the
+    /// text is then unknown, and a parse failure may be the placeholder's.
+    pub open_placeholders: bool,
+    /// Whether this is `Query::all()`: every entity of the table.
+    pub all: bool,
+    /// The tables the code around the query names.
+    pub tables: Vec<TableHint>,
+    /// Whether the block that runs the query also deletes entities.
+    pub deletes: bool,
+    /// Whether the query is inside a `#[cfg(test)]` item.
+    pub unit_test: bool,
 }
 
 /// Everything found in one file.
@@ -40,6 +63,12 @@ pub struct Scan {
     pub entities: Vec<EntitySite>,
     /// Filters.
     pub filters: Vec<FilterSite>,
+    /// Enums of unit variants declared in the file, with their number of variants: the values
+    /// a key field of that type can take.
+    pub enums: Vec<(String, usize)>,
+    /// Whether the file inserts entities (calls something named `insert…`, `add_entity` or
+    /// `create_entity`).
+    pub inserts: bool,
 }
 
 /// Scans a file's text: it is lexed whole, and only the items that derive `TableEntity` are
@@ -48,8 +77,10 @@ pub fn scan(text: &str) -> Result<Scan, syn::Error> {
     let tokens: TokenStream = text
         .parse()
         .map_err(|e: proc_macro2::LexError| syn::Error::new(e.span(), e.to_string()))?;
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
     let mut visitor = Visitor::default();
-    visitor.walk(&tokens.into_iter().collect::<Vec<_>>());
+    visitor.bindings(&tokens);
+    visitor.walk(&tokens, None, None);
     Ok(visitor.scan)
 }
 
@@ -60,32 +91,54 @@ struct Visitor {
     seen: Vec<(usize, usize)>,
     /// How many `#[cfg(test)]` items the walk is inside.
     in_unit_test: usize,
+    /// Names bound to a string literal or a `format!` of one (`let f = "…"`, `const F: &str`),
+    /// so that `Query::filter(&f)` finds its text.
+    strings: HashMap<String, (syn::LitStr, bool)>,
+    /// Names bound to a typed table (`let t = Table::<_, Employee>::new(…)`, a parameter
+    /// `t: &Table<B, Employee>`): the design's struct name.
+    tables: HashMap<String, String>,
 }
 
-/// Whether a string reads like a `$filter`: a key or Timestamp compared with an operator.
-pub fn looks_like_filter(text: &str) -> bool {
-    let words: Vec<&str> = text
-        .split(|c: char| c.is_whitespace() || c == '(' || c == ')')
-        .filter(|w| !w.is_empty())
-        .collect();
-    words.windows(2).any(|w| {
-        matches!(w[0], "PartitionKey" | "RowKey" | "Timestamp")
-            && matches!(
-                w[1].to_ascii_lowercase().as_str(),
-                "eq" | "ne" | "gt" | "ge" | "lt" | "le"
-            )
-    })
+/// One level of the token tree the walk is in: the tokens of a group and where the walk is.
+struct Frame<'a> {
+    tokens: &'a [TokenTree],
+    at: usize,
+    /// The group's delimiter (`None` for the file).
+    delimiter: Option<Delimiter>,
+    parent: Option<&'a Frame<'a>>,
 }
 
-/// Replaces `{…}` format placeholders: inside quotes with `x`, elsewhere with `0`.
-fn fill_placeholders(text: &str) -> (String, bool) {
+/// A format string filled in: its text, whether it had placeholders, and whether one stood
+/// outside quotes.
+struct Filled {
+    text: String,
+    templated: bool,
+    open: bool,
+}
+
+/// Replaces `{…}` format placeholders with a value of the type their position asks for: inside
+/// `datetime'…'` an instant, inside `guid'…'` a GUID, inside `X'…'` a byte, inside other
+/// quotes `x`, and outside quotes `0` (where the placeholder may as well be any piece of a
+/// filter, which [`Filled::open`] records).
+fn fill_placeholders(text: &str) -> Filled {
     let mut out = String::with_capacity(text.len());
     let mut in_quotes = false;
+    let mut quoted_kind = "";
     let mut templated = false;
+    let mut open = false;
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
             '\'' => {
+                if !in_quotes {
+                    let before = out.trim_end_matches(|c: char| c.is_ascii_alphanumeric());
+                    quoted_kind = match out[before.len()..].to_ascii_lowercase().as_str() {
+                        "datetime" => "2000-01-01T00:00:00Z",
+                        "guid" => "00000000-0000-0000-0000-000000000000",
+                        "x" | "binary" => "00",
+                        _ => "x",
+                    };
+                }
                 in_quotes = !in_quotes;
                 out.push(c);
             }
@@ -104,12 +157,21 @@ fn fill_placeholders(text: &str) -> (String, bool) {
                         break;
                     }
                 }
-                out.push(if in_quotes { 'x' } else { '0' });
+                if in_quotes {
+                    out.push_str(quoted_kind);
+                } else {
+                    open = true;
+                    out.push('0');
+                }
             }
             c => out.push(c),
         }
     }
-    (out, templated)
+    Filled {
+        text: out,
+        templated,
+        open,
+    }
 }
 
 impl Visitor {
@@ -149,33 +211,170 @@ impl Visitor {
         });
     }
 
-    /// Records a literal as a filter when it is passed to a filter API or reads like one.
-    fn filter_literal(&mut self, lit: &syn::LitStr, in_format_macro: bool, passed_as_filter: bool) {
-        let value = lit.value();
-        if !passed_as_filter && !looks_like_filter(&value) {
-            return;
-        }
+    /// Records a filter that reaches the query API: its text, and what the code around it
+    /// says about the table and about deleting.
+    fn filter_literal(&mut self, lit: &syn::LitStr, in_format_macro: bool, frame: &Frame<'_>) {
         let at = (lit.span().start().line, lit.span().start().column);
         if self.seen.contains(&at) {
             return;
         }
         self.seen.push(at);
-        let (text, templated) = if in_format_macro {
+        let value = lit.value();
+        let filled = if in_format_macro {
             fill_placeholders(&value)
         } else {
-            (value, false)
+            Filled {
+                text: value,
+                templated: false,
+                open: false,
+            }
         };
+        let (tables, deletes) = self.context(frame);
         self.scan.filters.push(FilterSite {
-            text,
+            text: filled.text,
             span: lit.span(),
-            templated,
+            templated: filled.templated,
+            open_placeholders: filled.open,
+            all: false,
+            tables,
+            deletes,
+            unit_test: self.in_unit_test > 0,
         });
     }
 
-    /// Walks a token list: derived items are parsed as items, string literals checked as
-    /// filters, groups walked into. Only the items that derive `TableEntity` are parsed into
-    /// syntax trees; everything else is only lexed.
-    fn walk(&mut self, tokens: &[TokenTree]) {
+    /// The tables named around the query at `frame` (in its statement, in the enclosing
+    /// expressions up to the block, and in later statements of that block that use the
+    /// variable the statement binds), and whether that block deletes.
+    fn context(&self, frame: &Frame<'_>) -> (Vec<TableHint>, bool) {
+        let mut tables = Vec::new();
+        let mut deletes = false;
+        let mut level = Some(frame);
+        while let Some(f) = level {
+            let (start, end) = statement_bounds(f.tokens, f.at);
+            self.hints(&f.tokens[start..end], &mut tables);
+            if f.delimiter == Some(Delimiter::Brace) || f.parent.is_none() {
+                if let Some(name) = let_binding(&f.tokens[start..end]) {
+                    let mut from = end;
+                    while from < f.tokens.len() {
+                        let (_, stop) = statement_bounds(f.tokens, from);
+                        let statement = &f.tokens[from..stop];
+                        if mentions(statement, &name) {
+                            self.hints(statement, &mut tables);
+                        }
+                        from = stop.max(from + 1);
+                    }
+                }
+                deletes = mentions_delete(f.tokens);
+                break;
+            }
+            level = f.parent;
+        }
+        tables.sort();
+        tables.dedup();
+        (tables, deletes)
+    }
+
+    /// Table hints in a run of tokens: `X::TABLE`, `Table::<_, X>`, a variable bound to a typed
+    /// table, and literals shaped like table names.
+    fn hints(&self, tokens: &[TokenTree], out: &mut Vec<TableHint>) {
+        for (i, t) in tokens.iter().enumerate() {
+            match t {
+                TokenTree::Ident(id) => {
+                    let name = id.to_string();
+                    if name == "TABLE" && i >= 3 && path_sep(tokens, i - 2) {
+                        if let TokenTree::Ident(owner) = &tokens[i - 3] {
+                            out.push(TableHint::Design(owner.to_string()));
+                        }
+                    } else if name == "Table" {
+                        if let Some(design) = table_type_argument(&tokens[i + 1..]) {
+                            out.push(TableHint::Design(design));
+                        }
+                    } else if let Some(design) = self.tables.get(&name) {
+                        out.push(TableHint::Design(design.clone()));
+                    }
+                }
+                TokenTree::Literal(lit) => {
+                    if let Some(s) = as_lit_str(lit) {
+                        let v = s.value();
+                        if (3..=63).contains(&v.len())
+                            && v.starts_with(|c: char| c.is_ascii_alphabetic())
+                            && v.chars().all(|c| c.is_ascii_alphanumeric())
+                        {
+                            out.push(TableHint::Name(v));
+                        }
+                    }
+                }
+                TokenTree::Group(g) => {
+                    self.hints(&g.stream().into_iter().collect::<Vec<_>>(), out);
+                }
+                TokenTree::Punct(_) => {}
+            }
+        }
+    }
+
+    /// The first pass over the file: names bound to strings and to typed tables, enums of unit
+    /// variants, and whether it inserts.
+    fn bindings(&mut self, tokens: &[TokenTree]) {
+        for (i, t) in tokens.iter().enumerate() {
+            match t {
+                TokenTree::Ident(id) => {
+                    let word = id.to_string();
+                    if (word == "let" || word == "const" || word == "static")
+                        && let Some((name, value)) = bound_value(&tokens[i + 1..])
+                    {
+                        if let Some(string) = string_value(value) {
+                            self.strings.insert(name.clone(), string);
+                        }
+                        if let Some(at) = value
+                            .iter()
+                            .position(|t| matches!(t, TokenTree::Ident(i) if i == "Table"))
+                            && let Some(design) = table_type_argument(&value[at + 1..])
+                        {
+                            self.tables.insert(name, design);
+                        }
+                    } else if word == "enum"
+                        && let (Some(TokenTree::Ident(name)), Some(TokenTree::Group(body))) =
+                            (tokens.get(i + 1), tokens.get(i + 2))
+                        && body.delimiter() == Delimiter::Brace
+                        && let Some(n) = unit_variants(body.stream())
+                    {
+                        self.scan.enums.push((name.to_string(), n));
+                    } else if word.starts_with("insert")
+                        || word == "add_entity"
+                        || word == "create_entity"
+                    {
+                        self.scan.inserts = true;
+                    } else if let (Some(TokenTree::Punct(colon)), Some(ty)) =
+                        (tokens.get(i + 1), tokens.get(i + 2..))
+                        && colon.as_char() == ':'
+                        && !path_sep(tokens, i + 1)
+                        && let Some(at) = ty
+                            .iter()
+                            .take(4)
+                            .position(|t| matches!(t, TokenTree::Ident(i) if i == "Table"))
+                        && let Some(design) = table_type_argument(&ty[at + 1..])
+                    {
+                        // A parameter or field typed `&Table<B, Employee>`.
+                        self.tables.insert(word, design);
+                    }
+                }
+                TokenTree::Group(g) => {
+                    self.bindings(&g.stream().into_iter().collect::<Vec<_>>());
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Walks a token list: derived items are parsed as items, the arguments of the filter APIs
+    /// read as filters, groups walked into. Only the items that derive `TableEntity` are parsed
+    /// into syntax trees; everything else is only lexed.
+    fn walk(
+        &mut self,
+        tokens: &[TokenTree],
+        delimiter: Option<Delimiter>,
+        parent: Option<&Frame<'_>>,
+    ) {
         let mut i = 0;
         let mut attributes_start: Option<usize> = None;
         let mut derives = false;
@@ -190,7 +389,6 @@ impl Visitor {
                 attributes_start.get_or_insert(i);
                 derives |= is_table_entity_derive(g.stream());
                 cfg_test |= is_cfg_test(g.stream());
-                self.walk(&g.stream().into_iter().collect::<Vec<_>>());
                 i += 2;
                 continue;
             }
@@ -206,42 +404,240 @@ impl Visitor {
                 continue;
             }
             derives = false;
+            let frame = Frame {
+                tokens,
+                at: i,
+                delimiter,
+                parent,
+            };
             // A `#[cfg(test)]` item (usually `mod tests { … }`): walked as unit-test code.
             if std::mem::take(&mut cfg_test)
                 && let Some(end) = module_end(tokens, i)
             {
                 self.in_unit_test += 1;
-                self.walk(&tokens[i..end]);
+                self.walk(&tokens[i..end], delimiter, parent);
                 self.in_unit_test -= 1;
                 i = end;
                 continue;
             }
             match &tokens[i] {
-                TokenTree::Literal(lit) => {
-                    // Words are the same escaped or not: test the raw text before unescaping.
-                    if looks_like_filter(&lit.to_string())
-                        && let Some(s) = as_lit_str(lit)
-                    {
-                        self.filter_literal(&s, false, false);
+                TokenTree::Ident(id) if id == "Query" && query_all_call(tokens, i) => {
+                    let at = (id.span().start().line, id.span().start().column);
+                    if !self.seen.contains(&at) {
+                        self.seen.push(at);
+                        let (tables, deletes) = self.context(&frame);
+                        let span = id.span().join(tokens[i + 3].span()).unwrap_or(id.span());
+                        self.scan.filters.push(FilterSite {
+                            text: String::new(),
+                            span,
+                            templated: false,
+                            open_placeholders: false,
+                            all: true,
+                            tables,
+                            deletes,
+                            unit_test: self.in_unit_test > 0,
+                        });
                     }
                 }
                 TokenTree::Group(g) => {
                     let inner: Vec<TokenTree> = g.stream().into_iter().collect();
-                    let api = filter_api_call(tokens, i);
-                    let format = format_macro_call(tokens, i);
-                    if (api || format)
-                        && let Some(TokenTree::Literal(lit)) = inner.first()
-                        && let Some(s) = as_lit_str(lit)
+                    if filter_api_call(tokens, i)
+                        && let Some((lit, format)) = self.filter_argument(&inner)
                     {
-                        self.filter_literal(&s, format, api);
+                        self.filter_literal(&lit, format, &frame);
                     }
-                    self.walk(&inner);
+                    self.walk(&inner, Some(g.delimiter()), Some(&frame));
                 }
                 _ => {}
             }
             i += 1;
         }
     }
+
+    /// The string a filter API's first argument is: a literal, a `format!` of one, or a name
+    /// bound to either (`&f`, `f.as_str()`, `&*f`).
+    fn filter_argument(&self, args: &[TokenTree]) -> Option<(syn::LitStr, bool)> {
+        let end = args
+            .iter()
+            .position(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ','))
+            .unwrap_or(args.len());
+        let first = &args[..end];
+        if let Some(found) = string_value(first) {
+            return Some(found);
+        }
+        first.iter().find_map(|t| match t {
+            TokenTree::Ident(id) => self.strings.get(&id.to_string()).cloned(),
+            _ => None,
+        })
+    }
+}
+
+/// The literal a run of tokens is (after `&`, `*`): a string literal, or `format!("…", …)`
+/// (then `true`).
+fn string_value(tokens: &[TokenTree]) -> Option<(syn::LitStr, bool)> {
+    let rest: Vec<&TokenTree> = tokens
+        .iter()
+        .skip_while(|t| matches!(t, TokenTree::Punct(p) if matches!(p.as_char(), '&' | '*')))
+        .collect();
+    match rest.as_slice() {
+        [TokenTree::Literal(lit), ..] => as_lit_str(lit).map(|s| (s, false)),
+        [
+            TokenTree::Ident(name),
+            TokenTree::Punct(bang),
+            TokenTree::Group(args),
+            ..,
+        ] if bang.as_char() == '!' && is_format_macro(&name.to_string()) => {
+            match args.stream().into_iter().next() {
+                Some(TokenTree::Literal(lit)) => as_lit_str(&lit).map(|s| (s, true)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// After `let`, `const` or `static`: the bound name and the tokens of its value (up to `;`).
+fn bound_value(tokens: &[TokenTree]) -> Option<(String, &[TokenTree])> {
+    let mut i = 0;
+    if matches!(tokens.first(), Some(TokenTree::Ident(m)) if m == "mut") {
+        i = 1;
+    }
+    let TokenTree::Ident(name) = tokens.get(i)? else {
+        return None;
+    };
+    let eq = tokens[i..]
+        .iter()
+        .take_while(|t| !matches!(t, TokenTree::Punct(p) if p.as_char() == ';'))
+        .position(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == '=' && p.spacing() == proc_macro2::Spacing::Alone))?;
+    let value = &tokens[i + eq + 1..];
+    let end = value
+        .iter()
+        .position(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ';'))
+        .unwrap_or(value.len());
+    Some((name.to_string(), &value[..end]))
+}
+
+/// The struct name in `Table<B, Employee>` or `Table::<_, Employee>` (tokens after `Table`).
+fn table_type_argument(tokens: &[TokenTree]) -> Option<String> {
+    let mut i = 0;
+    if path_sep(tokens, 0) {
+        i = 2;
+    }
+    if !matches!(tokens.get(i), Some(TokenTree::Punct(p)) if p.as_char() == '<') {
+        return None;
+    }
+    let close = tokens[i..]
+        .iter()
+        .position(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == '>'))?;
+    match tokens.get(i + close - 1) {
+        Some(TokenTree::Ident(name)) if close >= 2 => Some(name.to_string()),
+        _ => None,
+    }
+}
+
+/// The number of variants of an enum body when every one is a unit variant.
+fn unit_variants(body: TokenStream) -> Option<usize> {
+    let tokens: Vec<TokenTree> = body.into_iter().collect();
+    let mut count = 0;
+    for variant in tokens.split(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ',')) {
+        // Attributes (`#[…]`) and a discriminant (`= 3`) are allowed; fields are not.
+        let mut names = 0;
+        let mut j = 0;
+        while j < variant.len() {
+            match &variant[j] {
+                TokenTree::Punct(p) if p.as_char() == '#' => j += 2,
+                TokenTree::Punct(p) if p.as_char() == '=' => break,
+                TokenTree::Ident(_) => {
+                    names += 1;
+                    j += 1;
+                }
+                TokenTree::Group(_) => return None,
+                _ => j += 1,
+            }
+        }
+        match names {
+            0 => {}
+            1 => count += 1,
+            _ => return None,
+        }
+    }
+    (count > 0).then_some(count)
+}
+
+/// Where the statement holding `at` starts and ends (exclusive) in a token list: between the
+/// `;` before it and the `;` after it (kept out), or the list's ends. A block (`for … { }`,
+/// `if … { }`) followed by a word other than `else` ends a statement too.
+fn statement_bounds(tokens: &[TokenTree], at: usize) -> (usize, usize) {
+    let ends_after = |j: usize| match &tokens[j] {
+        TokenTree::Punct(p) => p.as_char() == ';',
+        TokenTree::Group(g) => {
+            g.delimiter() == Delimiter::Brace
+                && matches!(tokens.get(j + 1), Some(TokenTree::Ident(next)) if next != "else" && next != "as")
+        }
+        _ => false,
+    };
+    let at = at.min(tokens.len());
+    let start = (0..at).rev().find(|&j| ends_after(j)).map_or(0, |j| j + 1);
+    let end = (at..tokens.len())
+        .find(|&j| ends_after(j))
+        .map_or(tokens.len(), |j| {
+            if matches!(tokens[j], TokenTree::Punct(_)) {
+                j
+            } else {
+                j + 1
+            }
+        });
+    (start, end)
+}
+
+/// The name a `let NAME = …` statement binds.
+fn let_binding(statement: &[TokenTree]) -> Option<String> {
+    match statement {
+        [
+            TokenTree::Ident(l),
+            TokenTree::Ident(m),
+            TokenTree::Ident(name),
+            ..,
+        ] if l == "let" && m == "mut" => Some(name.to_string()),
+        [TokenTree::Ident(l), TokenTree::Ident(name), ..] if l == "let" => Some(name.to_string()),
+        _ => None,
+    }
+}
+
+/// Whether the identifier appears in the tokens, at any depth.
+fn mentions(tokens: &[TokenTree], name: &str) -> bool {
+    tokens.iter().any(|t| match t {
+        TokenTree::Ident(id) => id == name,
+        TokenTree::Group(g) => mentions(&g.stream().into_iter().collect::<Vec<_>>(), name),
+        _ => false,
+    })
+}
+
+/// Whether the tokens call something that deletes entities (`delete…`, `DeleteEntity`).
+fn mentions_delete(tokens: &[TokenTree]) -> bool {
+    tokens.iter().any(|t| match t {
+        TokenTree::Ident(id) => {
+            let word = id.to_string().to_ascii_lowercase();
+            word.starts_with("delete") && word != "deleted"
+        }
+        TokenTree::Group(g) => mentions_delete(&g.stream().into_iter().collect::<Vec<_>>()),
+        _ => false,
+    })
+}
+
+/// Whether tokens `at` and `at + 1` are `::`.
+fn path_sep(tokens: &[TokenTree], at: usize) -> bool {
+    matches!(
+        (tokens.get(at), tokens.get(at + 1)),
+        (Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b))) if a.as_char() == ':' && b.as_char() == ':'
+    )
+}
+
+/// Whether `Query::all()` starts at `i`.
+fn query_all_call(tokens: &[TokenTree], i: usize) -> bool {
+    path_sep(tokens, i + 1)
+        && matches!(tokens.get(i + 3), Some(TokenTree::Ident(m)) if m == "all")
+        && matches!(tokens.get(i + 4), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis && g.stream().is_empty())
 }
 
 /// Whether `#[...]`'s contents are `cfg(test)`.
@@ -299,33 +695,33 @@ fn item_end(tokens: &[TokenTree], from: usize) -> Option<usize> {
     None
 }
 
-/// Whether the group at `i` is the argument list of `Query::filter` or `Filter::parse`.
+/// Whether the group at `i` is the argument list of a filter API: `Query::filter`,
+/// `Filter::parse`, or a `.filter(…)` method (the query builders of the Azure SDKs); an
+/// iterator's `.filter` takes a closure, which [`Visitor::filter_argument`] never reads as a
+/// string.
 fn filter_api_call(tokens: &[TokenTree], i: usize) -> bool {
-    if i < 4 {
+    if i < 2 {
         return false;
     }
     let name = |t: &TokenTree| match t {
         TokenTree::Ident(id) => Some(id.to_string()),
         _ => None,
     };
-    let colon = |t: &TokenTree| matches!(t, TokenTree::Punct(p) if p.as_char() == ':');
-    let (owner, method) = (name(&tokens[i - 4]), name(&tokens[i - 1]));
-    colon(&tokens[i - 3])
-        && colon(&tokens[i - 2])
+    let method = name(&tokens[i - 1]);
+    if matches!(&tokens[i - 2], TokenTree::Punct(p) if p.as_char() == '.') {
+        return matches!(method.as_deref(), Some("filter"));
+    }
+    i >= 4
+        && path_sep(tokens, i - 3)
         && matches!(
-            (owner.as_deref(), method.as_deref()),
+            (name(&tokens[i - 4]).as_deref(), method.as_deref()),
             (Some("Query"), Some("filter")) | (Some("Filter"), Some("parse"))
         )
 }
 
-/// Whether the group at `i` is the argument list of `format!` and its kin.
-fn format_macro_call(tokens: &[TokenTree], i: usize) -> bool {
-    i >= 2
-        && matches!(&tokens[i - 1], TokenTree::Punct(p) if p.as_char() == '!')
-        && matches!(&tokens[i - 2], TokenTree::Ident(id) if matches!(
-            id.to_string().as_str(),
-            "format" | "format_args" | "write" | "writeln" | "print" | "println" | "eprintln" | "panic"
-        ))
+/// Whether a macro formats a string (`format!` and its kin).
+fn is_format_macro(name: &str) -> bool {
+    matches!(name, "format" | "format_args")
 }
 
 /// A string literal token as a `LitStr` (`None` for other literals).
@@ -354,4 +750,83 @@ pub fn error_span(error: &darling::Error, site: &EntitySite) -> Span {
 /// A span covering the whole node, for labels.
 pub fn node_span(node: &impl Spanned) -> Span {
     node.span()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn filters(source: &str) -> Vec<FilterSite> {
+        scan(source).unwrap().filters
+    }
+
+    #[test]
+    fn only_strings_that_reach_the_query_api_are_filters() {
+        let found = filters(
+            r#"
+            const BY_DAY: &str = "PartitionKey eq 'day' and RowKey ge 'a'";
+            fn f(t: &str) {
+                eprintln!("usage: --filter \"PartitionKey eq 'x'\"");
+                let text = "RowKey eq 'just prose'";
+                let direct = Query::filter("PartitionKey eq 'a'");
+                let formatted = Query::filter(&format!("PartitionKey eq '{t}' and At lt datetime'{}'", 1));
+                let bound = Query::filter(BY_DAY);
+                let sdk = client.query().filter("Age gt 30");
+                let closure = items.iter().filter(|x| x.ok);
+            }
+            "#,
+        );
+        let texts: Vec<&str> = found.iter().map(|f| f.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "PartitionKey eq 'a'",
+                "PartitionKey eq 'x' and At lt datetime'2000-01-01T00:00:00Z'",
+                "PartitionKey eq 'day' and RowKey ge 'a'",
+                "Age gt 30",
+            ]
+        );
+        assert!(found[1].templated && !found[1].open_placeholders);
+    }
+
+    #[test]
+    fn placeholders_outside_quotes_leave_the_text_open() {
+        let found =
+            filters(r#"fn f() { Query::filter(&format!("PartitionKey eq 'a' and {}", cond)); }"#);
+        assert!(found[0].open_placeholders);
+    }
+
+    #[test]
+    fn the_table_and_deletes_come_from_the_code_around_the_query() {
+        let found = filters(
+            r#"
+            async fn purge(events: &Table<B, Event>, backend: &B) {
+                let old = Query::filter("Timestamp lt datetime'2024-01-01T00:00:00Z'")?;
+                for e in events.query_all(&old).await? {
+                    events.delete(&e.key()).await?;
+                }
+                let page = backend.query_page(Order::TABLE, &Query::all()).await?;
+                let named = backend.query_page("Readings", &Query::filter("Temp gt 3")?).await?;
+            }
+            "#,
+        );
+        assert_eq!(found.len(), 3);
+        assert_eq!(found[0].tables, [TableHint::Design("Event".into())]);
+        assert!(found[0].deletes);
+        assert!(found[1].all);
+        assert_eq!(found[1].tables, [TableHint::Design("Order".into())]);
+        assert!(
+            found[2]
+                .tables
+                .contains(&TableHint::Name("Readings".into()))
+        );
+    }
+
+    #[test]
+    fn enums_of_unit_variants_are_counted() {
+        let found =
+            scan("enum Status { Open, #[default] Closed, Gone = 3 } enum Shape { Dot(u8) }")
+                .unwrap();
+        assert_eq!(found.enums, [("Status".to_owned(), 3)]);
+    }
 }

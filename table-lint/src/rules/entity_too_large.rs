@@ -166,6 +166,7 @@ mod tests {
             &EntityContext {
                 design: d,
                 options: &options,
+                file: &Default::default(),
             },
             &mut out,
         );

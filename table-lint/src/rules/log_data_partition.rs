@@ -12,11 +12,14 @@ pub static RULE: Rule = Rule {
     code: "TK014",
     name: "log-data-partition",
     default_level: Level::Warn,
-    summary: "log-like data (Log, Event, Audit, Trace) whose PartitionKey is only a date or hour bucket",
+    summary: "log-shaped data (by name, log fields, or time-ordered rows) whose PartitionKey is only a date or hour bucket",
     docs: r#"## What it flags
-A struct whose name or table name contains `Log`, `Event`, `Audit` or `Trace` (in any case), and
-whose `partition_key` is made only of time buckets: every placeholder has the `date` or `hour`
-format, with or without literal text (`"{at:date}"`, `"logs_{at:hour}"`).
+Log-like data, recognised by name or by shape: a struct or table name containing `Log`, `Event`,
+`Audit` or `Trace` (in any case); or the fields of a log record (two of `message`, `level`,
+`severity`, `exception`, `logger`, `category`, `event_id`, …); or a RowKey that orders rows by an
+instant (`ticks`, `inverted_ticks`, `iso`). It is flagged when its `partition_key` is made only
+of time buckets: every placeholder has the `date` or `hour` format, with or without literal text
+(`"{at:date}"`, `"logs_{at:hour}"`).
 
 ## Why it is bad
 Log data is written as it happens, so with the date or hour as the whole PartitionKey every
@@ -51,6 +54,61 @@ fn log_word(name: &str) -> Option<&'static str> {
     LOG_WORDS.iter().copied().find(|w| lower.contains(w))
 }
 
+/// Field names that log records carry.
+const LOG_FIELDS: [&str; 12] = [
+    "message",
+    "msg",
+    "level",
+    "log_level",
+    "severity",
+    "exception",
+    "logger",
+    "category",
+    "stack_trace",
+    "event_id",
+    "event_name",
+    "rendered_message",
+];
+
+/// Why the design looks like log data, by name or by shape: a name with a log word, or the
+/// fields of a log record (a message with a level, severity, logger or exception), or rows
+/// ordered by a time within a time bucket.
+fn log_shape(ctx: &EntityContext<'_>) -> Option<String> {
+    let design = ctx.design;
+    let ident = design.ident.to_string();
+    if let Some(w) = log_word(&ident) {
+        return Some(format!("`{ident}` looks like log data (`{w}`)"));
+    }
+    if let Some(w) = log_word(&design.table) {
+        return Some(format!(
+            "table `{}` looks like log data (`{w}`)",
+            design.table
+        ));
+    }
+    let fields: Vec<String> = design
+        .fields
+        .iter()
+        .filter(|f| LOG_FIELDS.contains(&f.ident.to_string().to_ascii_lowercase().as_str()))
+        .map(|f| format!("`{}`", f.ident))
+        .collect();
+    if fields.len() >= 2 {
+        return Some(format!(
+            "`{ident}` has the shape of log data ({})",
+            fields.join(", ")
+        ));
+    }
+    let time_ordered = matches!(
+        design.row_key.template.placeholders().next(),
+        Some((
+            _,
+            SegmentFormat::Ticks | SegmentFormat::InvertedTicks | SegmentFormat::Iso
+        ))
+    );
+    time_ordered.then(|| {
+        format!("`{ident}` has the shape of log data (rows ordered by time within a time bucket)")
+    })
+}
+
 fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
     let design = ctx.design;
     let pk = &design.partition_key;
@@ -60,18 +118,43 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
     {
         return;
     }
-    let ident = design.ident.to_string();
-    let (name, word) = match (log_word(&ident), log_word(&design.table)) {
-        (Some(w), _) => (format!("`{ident}`"), w),
-        (None, Some(w)) => (format!("table `{}`", design.table), w),
-        (None, None) => return,
+    let Some(why) = log_shape(ctx) else {
+        return;
     };
+    let bucket = pk
+        .template
+        .placeholders()
+        .next()
+        .map(|(f, fmt)| format!("{{{f}:{}}}", fmt.spec()))
+        .unwrap_or_default();
+    let spread = design
+        .fields
+        .iter()
+        .map(|f| f.ident.to_string())
+        .find(|f| {
+            [
+                "service",
+                "source",
+                "host",
+                "machine",
+                "tenant",
+                "device",
+                "app",
+                "component",
+                "role",
+            ]
+            .iter()
+            .any(|w| f.contains(w))
+        })
+        .unwrap_or_else(|| "source".to_owned());
     out.push(Finding::new(
         pk.span,
         format!(
-            "{name} looks like log data (`{word}`) and PartitionKey `{}` is only a time bucket: every write of the period goes to one partition",
+            "{why} and PartitionKey `{}` is only a time bucket: every write of the period goes to one partition (the log data anti-pattern)",
             pk.template.text
         ),
-        "lead the PartitionKey with a field that spreads writes (`{service}_{at:hour}`), keep a table per period, or write the log to Blob storage",
+        format!(
+            "lead the PartitionKey with a field that spreads writes (`\"{{{spread}}}_{bucket}\"`), keep a table per period, or write the log to Blob storage"
+        ),
     ));
 }

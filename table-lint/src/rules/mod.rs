@@ -6,7 +6,7 @@
 
 use proc_macro2::Span;
 use table_derive_internals::Design;
-use table_runtime::query::{Filter, QueryPlan};
+use table_runtime::query::{CompareOp, Expr, Filter, QueryPlan, Target};
 
 use crate::config::RuleOptions;
 use crate::diagnostic::{Diagnostic, Position};
@@ -15,23 +15,31 @@ use crate::lint::{DesignSummary, FilterSummary};
 pub mod colliding_row_keys;
 pub mod constant_partition_key;
 pub mod data;
+pub mod delete_by_scan;
 pub mod entity_too_large;
 pub mod eq_null;
 pub mod forbidden_key_literal;
+pub mod hash_bucket_lookup;
 pub mod invalid_design;
 pub mod key_too_long;
 pub mod keys;
 pub mod log_data_partition;
+pub mod low_cardinality_partition_key;
 pub mod missing_discriminator;
 pub mod ne_on_key;
 pub mod ne_on_optional;
+pub mod number_as_text_ranged;
 pub mod or_on_row_key;
+pub mod personal_name_key;
 pub mod property_only_partition_filter;
 pub mod random_row_key_ordered;
+pub mod random_row_key_range;
 pub mod suppression_without_reason;
 pub mod table_scan_filter;
 pub mod text_segment_separator;
+pub mod time_leading_partition_key;
 pub mod time_only_partition_key;
+pub mod time_row_key_without_tie_breaker;
 pub mod unique_partition_key;
 pub mod unmaintained_index;
 pub mod unparsable_filter;
@@ -122,6 +130,17 @@ pub struct EntityContext<'a> {
     pub design: &'a Design,
     /// The rule's options from the configuration.
     pub options: &'a RuleOptions,
+    /// What the design's file says around it.
+    pub file: &'a FileFacts,
+}
+
+/// What a design's file says beyond the design: the enums it declares, whether it inserts.
+#[derive(Debug, Clone, Default)]
+pub struct FileFacts {
+    /// Enums of unit variants, with how many variants each has.
+    pub enums: Vec<(String, usize)>,
+    /// Whether the file inserts entities.
+    pub inserts: bool,
 }
 
 /// What a filter rule sees.
@@ -136,6 +155,9 @@ pub struct FilterContext<'a> {
     pub options: &'a RuleOptions,
     /// Every design of the run.
     pub designs: &'a [DesignSummary],
+    /// The designs of the table the code runs the query on, when it shows which (in a
+    /// program where they can meet the query); empty when unknown.
+    pub tables: &'a [&'a DesignSummary],
 }
 
 impl FilterContext<'_> {
@@ -148,10 +170,95 @@ impl FilterContext<'_> {
             .unwrap_or_default()
     }
 
+    /// The properties the filter fixes with `eq` in its top-level `and`s.
+    pub fn equalities(&self) -> Vec<&str> {
+        fn walk<'f>(e: &Expr, props: &'f [String], out: &mut Vec<&'f str>) {
+            match e {
+                Expr::And(a, b) => {
+                    walk(a, props, out);
+                    walk(b, props, out);
+                }
+                Expr::Compare {
+                    target: Target::Property(i),
+                    op: CompareOp::Eq,
+                    ..
+                } => out.extend(props.get(*i).map(String::as_str)),
+                _ => {}
+            }
+        }
+        let mut out = Vec::new();
+        walk(&self.filter.expr, &self.filter.properties, &mut out);
+        out
+    }
+
+    /// The best generated query of a design of the queried table that answers what this filter
+    /// fixes: `Employee::by_email_point_query(department, email)`, with its class. A query
+    /// whose every argument the filter fixes comes first, then one that needs only the
+    /// partition's fields besides; point queries before ranges before partition scans.
+    pub fn generated_query(&self) -> Option<(String, &'static str)> {
+        let fixed = self.equalities();
+        let partition_fixed = self.plan.partitions.single().is_some();
+        let mut best: Option<(usize, String, &'static str)> = None;
+        for design in self.tables {
+            let known: Vec<&str> = fixed
+                .iter()
+                .filter_map(|p| design.property(p).map(|f| f.field.as_str()))
+                .collect();
+            if known.is_empty() {
+                continue;
+            }
+            for spec in &design.queries {
+                let needs = spec_fields(&spec.filter);
+                if !known.iter().any(|k| needs.contains(k)) {
+                    continue;
+                }
+                let missing: Vec<&str> = needs
+                    .iter()
+                    .copied()
+                    .filter(|n| {
+                        let in_fixed_partition =
+                            partition_fixed && design.partition_fields.iter().any(|p| p == n);
+                        !(known.contains(n) || in_fixed_partition)
+                    })
+                    .collect();
+                let class_rank = match spec.class {
+                    "point query" => 0,
+                    "range query" => 1,
+                    _ => 2,
+                };
+                let rank = missing.len() * 4 + class_rank;
+                if best.as_ref().is_none_or(|(r, _, _)| rank < *r) {
+                    best = Some((
+                        rank,
+                        format!("{}::{}({})", design.ident, spec.method, needs.join(", ")),
+                        spec.class,
+                    ));
+                }
+            }
+        }
+        best.map(|(_, call, class)| (call, class))
+    }
+
     /// A finding on the filter's literal.
     pub fn finding(&self, message: impl Into<String>, help: impl Into<String>) -> Finding {
         Finding::at(self.site.start, self.site.end, message, help)
     }
+}
+
+/// The fields a generated query's filter takes (`{department}`, `{email:from}`), in order,
+/// without `{prefix}`.
+fn spec_fields(filter: &str) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    for piece in filter.split('{').skip(1) {
+        let Some(inner) = piece.split('}').next() else {
+            continue;
+        };
+        let name = inner.split(':').next().unwrap_or(inner);
+        if name != "prefix" && !name.is_empty() && !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out
 }
 
 /// One finding of a rule, before levels and suppressions apply.
@@ -217,6 +324,10 @@ pub fn all() -> &'static [&'static Rule] {
         &missing_discriminator::RULE,
         &unmaintained_index::RULE,
         &log_data_partition::RULE,
+        &time_leading_partition_key::RULE,
+        &low_cardinality_partition_key::RULE,
+        &time_row_key_without_tie_breaker::RULE,
+        &personal_name_key::RULE,
         &unparsable_filter::RULE,
         &table_scan_filter::RULE,
         &or_on_row_key::RULE,
@@ -224,6 +335,10 @@ pub fn all() -> &'static [&'static Rule] {
         &property_only_partition_filter::RULE,
         &ne_on_optional::RULE,
         &eq_null::RULE,
+        &number_as_text_ranged::RULE,
+        &delete_by_scan::RULE,
+        &hash_bucket_lookup::RULE,
+        &random_row_key_range::RULE,
         &unparsable_source::RULE,
         &unused_suppression::RULE,
         &suppression_without_reason::RULE,

@@ -11,7 +11,18 @@ pub static RULE: Rule = Rule {
     summary: "a `$filter` with no `PartitionKey eq`: a table scan reads every partition",
     docs: r#"## What it flags
 A `$filter` that does not fix the PartitionKey with `eq` joined to the whole filter by `and`:
-`Age gt 30`, `RowKey eq '42'`, or `PartitionKey eq 'a' or PartitionKey eq 'b'`.
+`Age gt 30`, `RowKey eq '42'`, or `PartitionKey eq 'a' or PartitionKey eq 'b'`; and
+`Query::all()`, which reads every entity. Only strings that reach the query API are filters: the
+argument of `Query::filter`, `Filter::parse` or an SDK's `.filter(…)`, a `format!` passed to
+them (its placeholders stand for values of the type their place asks for), or a name bound to
+either. Text that merely mentions `PartitionKey eq` (usage, log messages) is not read.
+
+A `Query::all()` in test code (an integration test, a bench, or a `#[cfg(test)]` item) is a
+note: tests often read a whole table to check what it holds.
+
+When the code shows which table the query runs on (`Employee::TABLE`, a `Table<_, Employee>`,
+or a literal name that a design's table has), the help names the generated query of that
+design (or of one of its indexes) that answers what the filter fixes.
 
 ## Why it is bad
 Without a PartitionKey the service reads every partition of the table, page after page, however
@@ -36,12 +47,46 @@ for lookups by another property."#,
 };
 
 fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
-    if ctx.plan.class == QueryClass::TableScan {
-        out.push(Finding::at(
-            ctx.site.start,
-            ctx.site.end,
-            format!("`{}` has no `PartitionKey eq`: a table scan", ctx.filter.text),
-            "add `PartitionKey eq '…' and` to the filter, or query an index keyed by what you search for",
-        ));
+    if ctx.plan.class != QueryClass::TableScan {
+        return;
     }
+    // A table partitioned by hash buckets and searched by other properties: TK109 says what
+    // to do instead.
+    if !ctx.tables.is_empty()
+        && !ctx.filter.properties.is_empty()
+        && ctx
+            .tables
+            .iter()
+            .all(|d| super::hash_bucket_lookup::bucket_field(d).is_some())
+    {
+        return;
+    }
+    let table = ctx
+        .tables
+        .first()
+        .map(|d| format!(" of `{}`", d.table))
+        .unwrap_or_default();
+    let message = if ctx.site.all {
+        format!("`Query::all()` reads every entity of every partition{table}: a table scan")
+    } else {
+        format!(
+            "`{}` has no `PartitionKey eq`: a table scan reads every partition{table}",
+            ctx.filter.text
+        )
+    };
+    let help = match (ctx.generated_query(), ctx.tables.first()) {
+        (Some((call, class)), _) => format!("`{call}` answers this as a {class}"),
+        (None, Some(d)) if !d.partition_fields.is_empty() => format!(
+            "read one partition at a time with `{}::partition_query({})`, or keep an index copy keyed by what you search for",
+            d.ident,
+            d.partition_fields.join(", ")
+        ),
+        _ => "add `PartitionKey eq '…' and` to the filter, or query an index keyed by what you search for".to_owned(),
+    };
+    let finding = Finding::at(ctx.site.start, ctx.site.end, message, help);
+    out.push(if ctx.site.all && ctx.site.test_code {
+        finding.as_note()
+    } else {
+        finding
+    });
 }

@@ -9,14 +9,16 @@ pub static RULE: Rule = Rule {
     code: "TK002",
     name: "unique-partition-key",
     default_level: Level::Warn,
-    summary: "a PartitionKey that is a GUID, or a constant RowKey: one entity per partition",
+    summary: "a RowKey that adds nothing to the PartitionKey (a constant, or the same fields): one entity per partition",
     docs: r#"## What it flags
-Two designs that put a single entity of the type in each partition:
+A design whose `row_key` holds no field that the `partition_key` does not already hold, beside a
+`partition_key` with placeholders: a constant RowKey (`partition_key = "{customer_id}", row_key =
+"profile"`), or a RowKey that repeats the PartitionKey's fields (`partition_key = "{order_id}",
+row_key = "{order_id}"`). Each partition then holds one entity of the type.
 
-- a `partition_key` whose only placeholders are `Uuid` fields (`"{order_id}"`,
-  `"order_{order_id}"`);
-- a constant `row_key` (a literal, no placeholder) beside a `partition_key` that has
-  placeholders (`partition_key = "{customer_id}", row_key = "profile"`).
+What the PartitionKey is made of does not matter: a GUID-led PartitionKey with a RowKey that
+varies (a partition per customer, with that customer's orders in it) is the guides' advice and
+is not flagged.
 
 ## Why it is bad
 The partition is the unit of everything the service does well. Entity group transactions only
@@ -50,32 +52,50 @@ groups of related data and makes range scans impossible."#,
 fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
     let design = ctx.design;
     let pk = &design.partition_key;
-    let placeholders: Vec<&str> = pk.template.placeholders().map(|(f, _)| f).collect();
-    if placeholders.is_empty() {
+    let pk_fields: Vec<&str> = pk.template.placeholders().map(|(f, _)| f).collect();
+    if pk_fields.is_empty() {
         return;
     }
-    let all_uuid = placeholders
-        .iter()
-        .all(|f| design.field(f).is_some_and(|f| f.kind == TypeKind::Uuid));
-    if all_uuid {
-        out.push(Finding::new(
-            pk.span,
-            format!(
-                "PartitionKey `{}` is only a GUID: every `{}` gets a partition of its own",
-                pk.template.text, design.ident
-            ),
-            "lead the PartitionKey with what groups entities read together (a customer, a tenant) and move the GUID into the RowKey",
-        ));
-    }
     let rk = &design.row_key;
-    if !rk.template.parts.is_empty() && rk.template.is_constant() {
-        out.push(Finding::new(
-            rk.span,
-            format!(
-                "RowKey `{}` is a constant: each PartitionKey `{}` holds a single `{}`",
-                rk.template.text, pk.template.text, design.ident
-            ),
-            "put a field in the RowKey and group the partitions by something coarser; if the row shares its partition with other types on purpose, allow TK002 with a reason",
-        ));
+    if rk
+        .template
+        .placeholders()
+        .any(|(f, _)| !pk_fields.contains(&f))
+    {
+        return;
     }
+    let what = if rk.template.is_constant() {
+        "is a constant".to_owned()
+    } else {
+        "holds only the PartitionKey's fields".to_owned()
+    };
+    let guid = pk_fields
+        .iter()
+        .find(|f| design.field(f).is_some_and(|f| f.kind == TypeKind::Uuid));
+    let group = design
+        .fields
+        .iter()
+        .find(|f| {
+            !f.skip
+                && !pk_fields.contains(&f.ident.to_string().as_str())
+                && matches!(f.kind, TypeKind::String)
+        })
+        .map(|f| format!("`{}`", f.ident));
+    let help = match (guid, group) {
+        (Some(g), Some(by)) => format!(
+            "if entities are read together by {by}, lead the PartitionKey with it and move `{g}` into the RowKey; if the row shares its partition with other types on purpose, allow TK002 with a reason"
+        ),
+        _ => format!(
+            "put a field that varies within the partition in the RowKey and group the partitions by something coarser than `{}`; if the row shares its partition with other types on purpose, allow TK002 with a reason",
+            pk_fields.join("`, `")
+        ),
+    };
+    out.push(Finding::new(
+        rk.span,
+        format!(
+            "RowKey `{}` {what}: each PartitionKey `{}` holds a single `{}`, so no range query or transaction spans two of them",
+            rk.template.text, pk.template.text, design.ident
+        ),
+        help,
+    ));
 }

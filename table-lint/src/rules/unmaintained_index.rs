@@ -111,6 +111,7 @@ mod tests {
                 &EntityContext {
                     design: &d,
                     options: &options,
+                    file: &Default::default(),
                 },
                 &mut out,
             );

@@ -1,0 +1,94 @@
+//! TK108 `delete-by-scan`: old entities found by a scan and deleted one by one.
+
+use table_derive_internals::ast::TypeKind;
+use table_runtime::Value;
+use table_runtime::query::{CompareOp, Expr, Target};
+
+use super::{Check, FilterContext, Finding, Level, Rule};
+
+/// The rule.
+pub static RULE: Rule = Rule {
+    code: "TK108",
+    name: "delete-by-scan",
+    default_level: Level::Warn,
+    summary: "entities older than a time found by a scan and deleted one by one: a table per period deletes them at once",
+    docs: r#"## What it flags
+A query that the same block follows with deletes (a call named `delete…`), when the query looks
+for entities older than a time (`Timestamp lt datetime'…'`, a property compared `lt`/`le` with
+a `datetime` literal or holding a time in the design) without fixing a partition, or is
+`Query::all()`.
+
+## Why it is bad
+Deleting by query costs a read of every entity scanned plus one delete request (or one
+transaction of at most 100 per partition) per entity. For old data that is a table scan followed
+by as many writes as there are entities: slow, billed per operation, competing with the live
+load, and never finished when data arrives faster than it is deleted.
+
+## Example
+```rust
+let old = Query::filter("Timestamp lt datetime'2024-01-01T00:00:00Z'")?;
+for e in table.query_all(&old).await? {
+    table.delete(&e).await?;
+}
+```
+
+## Fix
+Keep each period in its own table (`Events202405`; the runtime's `PeriodTables` names and
+creates them) and delete the whole table when the period expires: one request, whatever the
+size. Within one table, put the time first in the RowKey of a partition you know, so old rows are
+a RowKey range of that partition and deletes go in transactions of 100.
+
+## From the guides
+The high-volume delete pattern: one table per period, deleted whole, instead of deleting old
+entities one by one."#,
+    options: &[],
+    check: Check::Filter(check),
+};
+
+/// The time the filter keeps entities older than, as written.
+fn older_than(ctx: &FilterContext<'_>, e: &Expr) -> Option<String> {
+    match e {
+        Expr::And(a, b) => older_than(ctx, a).or_else(|| older_than(ctx, b)),
+        Expr::Compare {
+            target,
+            op: CompareOp::Lt | CompareOp::Le,
+            literal,
+        } => {
+            let name = match target {
+                Target::Timestamp => "Timestamp".to_owned(),
+                Target::Property(i) => ctx.filter.properties.get(*i)?.clone(),
+                _ => return None,
+            };
+            let time_literal = matches!(literal, Value::DateTime(_));
+            let time_property = ctx
+                .tables
+                .iter()
+                .any(|d| d.property(&name).is_some_and(|f| f.kind == TypeKind::Time));
+            (time_literal || time_property).then_some(name)
+        }
+        _ => None,
+    }
+}
+
+fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
+    if !ctx.site.deletes || ctx.plan.partitions.single().is_some() {
+        return;
+    }
+    let what = if ctx.site.all {
+        "reads every entity of the table".to_owned()
+    } else {
+        match older_than(ctx, &ctx.filter.expr) {
+            Some(name) => format!("`{}` scans for entities by `{name}`", ctx.filter.text),
+            None => return,
+        }
+    };
+    let table = ctx
+        .tables
+        .first()
+        .map(|d| format!("`{}`", d.table))
+        .unwrap_or_else(|| "the table".to_owned());
+    out.push(ctx.finding(
+        format!("{what}, and the same block deletes what it finds: one read and one delete per entity (deleting by scan)"),
+        format!("keep each period of {table} in a table of its own (`PeriodTables`) and delete the expired period's table in one request"),
+    ));
+}

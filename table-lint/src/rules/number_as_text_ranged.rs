@@ -1,0 +1,132 @@
+//! TK107 `number-as-text-ranged`: numbers stored as text, compared by range.
+
+use table_derive_internals::ast::TypeKind;
+use table_runtime::Value;
+use table_runtime::query::{CompareOp, Expr, Target};
+
+use super::{Check, FilterContext, Finding, Level, Rule};
+
+/// The rule.
+pub static RULE: Rule = Rule {
+    code: "TK107",
+    name: "number-as-text-ranged",
+    default_level: Level::Warn,
+    summary: "a range comparison of a string property with a number written as text: `'9' gt '10'`",
+    docs: r#"## What it flags
+A `gt`, `ge`, `lt` or `le` comparison of a property with a string literal that is a number
+without leading zeros (`Amount gt '100'`, `Age le '65'`), and a range over a RowKey or
+PartitionKey whose design keeps a `String` field holding such numbers at that place (the code
+shows the table: `Order::TABLE`, a `Table<_, Order>`, a table name). A literal with leading
+zeros (`'000100'`) is taken as fixed-width text and not flagged.
+
+## Why it is bad
+Strings compare character by character, so `'9'` is greater than `'10'` and `'100' lt '20'`
+holds: a range over numbers kept as text returns the wrong entities, silently, and only once
+values of different lengths exist (often well after the code was tested).
+
+## Example
+```rust
+Query::filter("PartitionKey eq 'shop' and Amount gt '100'")
+```
+
+## Fix
+Store the number as a number (`Int32`, `Int64`, `Double`) and compare it with a number
+(`Amount gt 100`). In a key, zero-pad it to a fixed width (`{amount:010}`), or for a RowKey range
+use the generated range query of the design, which pads for you.
+
+## From the guides
+Padding numbers in keys so that string order is numeric order (the guides pad employee ids and
+inverted ticks to fixed widths), and choosing property types for the comparisons you make."#,
+    options: &[],
+    check: Check::Filter(check),
+};
+
+/// Whether a string is a number written without leading zeros.
+fn unpadded_number(text: &str) -> bool {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    let whole = digits.split('.').next().unwrap_or(digits);
+    !whole.is_empty()
+        && digits.chars().filter(|&c| c == '.').count() <= 1
+        && digits.chars().all(|c| c.is_ascii_digit() || c == '.')
+        && (whole == "0" || !whole.starts_with('0'))
+}
+
+fn ranges<'e>(e: &'e Expr, out: &mut Vec<(&'e Target, &'e str)>) {
+    match e {
+        Expr::And(a, b) | Expr::Or(a, b) => {
+            ranges(a, out);
+            ranges(b, out);
+        }
+        Expr::Not(a) => ranges(a, out),
+        Expr::Compare {
+            target,
+            op: CompareOp::Gt | CompareOp::Ge | CompareOp::Lt | CompareOp::Le,
+            literal: Value::String(s),
+        } if unpadded_number(s) => out.push((target, s)),
+        _ => {}
+    }
+}
+
+fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
+    let mut found = Vec::new();
+    ranges(&ctx.filter.expr, &mut found);
+    for (target, literal) in found {
+        let what = match target {
+            Target::Property(i) => {
+                let Some(name) = ctx.filter.properties.get(*i) else {
+                    continue;
+                };
+                // A design that stores the property as a number makes it a type mismatch,
+                // another mistake; as text, or unknown, it is this one.
+                if ctx.tables.iter().any(|d| {
+                    d.property(name).is_some_and(|f| {
+                        !matches!(f.kind, TypeKind::String | TypeKind::Other)
+                            && !matches!(&f.kind, TypeKind::Option(k) if matches!(**k, TypeKind::String))
+                    })
+                }) {
+                    continue;
+                }
+                format!("`{name}`")
+            }
+            Target::RowKey | Target::PartitionKey => {
+                let key_fields = |d: &&crate::lint::DesignSummary| {
+                    if *target == Target::RowKey {
+                        d.row_fields.clone()
+                    } else {
+                        d.partition_fields.clone()
+                    }
+                };
+                let texts: Vec<String> = ctx
+                    .tables
+                    .iter()
+                    .flat_map(|d| {
+                        key_fields(d).into_iter().filter(|f| {
+                            d.fields
+                                .iter()
+                                .any(|s| &s.field == f && s.kind == TypeKind::String)
+                        })
+                    })
+                    .collect();
+                let Some(field) = texts.first() else {
+                    continue;
+                };
+                let key = if *target == Target::RowKey {
+                    "RowKey"
+                } else {
+                    "PartitionKey"
+                };
+                format!("{key} (its `{field}` is a `String`)")
+            }
+            Target::Timestamp => continue,
+        };
+        out.push(ctx.finding(
+            format!(
+                "`{}` compares {what} with `'{literal}'` by range: as text `'9'` sorts after `'10'`, so numbers of different lengths come out in the wrong order",
+                ctx.filter.text
+            ),
+            format!(
+                "store the value as a number and compare it with `{literal}` (no quotes), or zero-pad it to a fixed width in both the data and the filter"
+            ),
+        ));
+    }
+}

@@ -1,0 +1,79 @@
+//! TK110 `random-row-key-range`: a RowKey range over keys led by a GUID or a hash.
+
+use table_derive_internals::ast::TypeKind;
+use table_runtime::query::{CompareOp, Expr, Target};
+
+use super::{Check, FilterContext, Finding, Level, Rule};
+
+/// The rule.
+pub static RULE: Rule = Rule {
+    code: "TK110",
+    name: "random-row-key-range",
+    default_level: Level::Warn,
+    summary: "a RowKey range on a table whose RowKeys start with a GUID or a hash: the range is a random slice",
+    docs: r#"## What it flags
+A `$filter` with a `gt`, `ge`, `lt` or `le` bound on the RowKey, run on a table (known from the
+code around it: `Order::TABLE`, a `Table<_, Order>`, a table name) whose designs start their
+RowKey with a GUID field, or with a field named like a hash.
+
+## Why it is bad
+GUIDs and hashes are random: their order says nothing about when or what the entity is. A range
+over them (`RowKey ge '4'`, "the next 100 after this one") returns an arbitrary slice of the
+partition, not the newest, the oldest or any group a reader means; code that pages or windows
+by it misses and repeats entities as data arrives.
+
+## Example
+```rust
+#[table(name = "Orders", partition_key = "{customer_id}", row_key = "{order_id}")]
+struct Order { customer_id: String, order_id: Uuid }
+
+Query::filter("PartitionKey eq 'c-1' and RowKey ge '8'")
+```
+
+## Fix
+Lead the RowKey with what the range is about (a time: `"{placed_at:inverted_ticks}_{order_id}"`,
+a padded number) and keep the GUID after it, or read the whole partition if the order does not
+matter.
+
+## From the guides
+Choosing RowKeys for the range queries you run: the log tail and data series patterns order rows
+by time; GUIDs give uniqueness, not order."#,
+    options: &[],
+    check: Check::Filter(check),
+};
+
+fn row_range(e: &Expr) -> bool {
+    match e {
+        Expr::And(a, b) | Expr::Or(a, b) => row_range(a) || row_range(b),
+        Expr::Compare {
+            target: Target::RowKey,
+            op: CompareOp::Gt | CompareOp::Ge | CompareOp::Lt | CompareOp::Le,
+            ..
+        } => true,
+        _ => false,
+    }
+}
+
+fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
+    if ctx.tables.is_empty() || !row_range(&ctx.filter.expr) {
+        return;
+    }
+    let random = |d: &crate::lint::DesignSummary| -> Option<String> {
+        let first = d.row_fields.first()?;
+        let f = d.fields.iter().find(|f| &f.field == first)?;
+        (f.kind == TypeKind::Uuid || first.to_ascii_lowercase().contains("hash"))
+            .then(|| first.clone())
+    };
+    if !ctx.tables.iter().all(|d| random(d).is_some()) {
+        return;
+    }
+    let d = ctx.tables[0];
+    let field = random(d).unwrap_or_default();
+    out.push(ctx.finding(
+        format!(
+            "`{}` ranges over RowKeys of `{}` that start with `{field}` (`{}`): random values, so the range is an arbitrary slice",
+            ctx.filter.text, d.table, d.row_key
+        ),
+        format!("lead the RowKey of `{}` with what the range means (a time, a padded number) and keep `{field}` after it", d.ident),
+    ));
+}

@@ -1,0 +1,104 @@
+//! TK017 `time-row-key-without-tie-breaker`: a RowKey made only of an instant.
+
+use table_derive_internals::ast::TypeKind;
+use table_derive_internals::template::SegmentFormat;
+
+use super::keys::{self, KeyRole};
+use super::{Check, EntityContext, Finding, Level, Rule};
+
+/// The rule.
+pub static RULE: Rule = Rule {
+    code: "TK017",
+    name: "time-row-key-without-tie-breaker",
+    default_level: Level::Warn,
+    summary: "a RowKey made only of an instant (ticks, ISO time): two writes in one tick are one key",
+    docs: r#"## What it flags
+A `row_key` (the entity's or an index copy's) whose only placeholders are instants: a `ticks`,
+`inverted_ticks` or `iso` format, or an `OffsetDateTime` field in its default (ISO) form, with no
+other field to tell two entities of the same instant apart. Date and hour buckets (`{at:date}`)
+are not flagged: one row per period is usually the point (a data series, a daily total).
+
+## Why it is bad
+Ticks are 100 ns, but clocks are coarser (often 1 to 15 ms), and two processes, threads or
+retries write in the same tick more often than it seems. Two entities of one partition with the
+same instant have the same key: an insert fails with 409 `EntityAlreadyExists`, and an upsert
+silently overwrites the first. When the file inserts entities the message says so.
+
+## Example
+```rust
+#[table(name = "Readings", partition_key = "{device_id}", row_key = "{at:inverted_ticks}")]
+```
+
+## Fix
+Append something unique to the instant: `"{at:inverted_ticks}_{reading_id}"` (a GUID or a
+sequence number). The rows still sort by time, and ranges over the time still work.
+
+## From the guides
+The log tail pattern (inverted ticks in the RowKey) and the guides' advice that keys be unique:
+a time-ordered RowKey needs a tie-breaker."#,
+    options: &[],
+    check: Check::Entity(check),
+};
+
+fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
+    let design = ctx.design;
+    for k in keys::all(design)
+        .into_iter()
+        .filter(|k| k.role == KeyRole::Row)
+    {
+        let placeholders: Vec<(&str, SegmentFormat)> = k.key.template.placeholders().collect();
+        let instant = |field: &str, format: SegmentFormat| match format {
+            SegmentFormat::Ticks | SegmentFormat::InvertedTicks | SegmentFormat::Iso => true,
+            SegmentFormat::Default => design
+                .field(field)
+                .is_some_and(|f| f.kind == TypeKind::Time),
+            _ => false,
+        };
+        let Some(&(time, _)) = placeholders.first() else {
+            continue;
+        };
+        if !placeholders.iter().all(|(f, fmt)| instant(f, *fmt)) {
+            continue;
+        }
+        let consequence = if ctx.file.inserts {
+            "two inserts of one instant collide, and the second fails with 409 EntityAlreadyExists"
+        } else {
+            "two writes of one instant are one entity: an insert fails with 409, an upsert overwrites"
+        };
+        let in_partition: Vec<&str> = design
+            .partition_key
+            .template
+            .placeholders()
+            .map(|(f, _)| f)
+            .collect();
+        let tie = design
+            .fields
+            .iter()
+            .find(|f| {
+                !f.skip
+                    && f.ident != time
+                    && !in_partition.contains(&f.ident.to_string().as_str())
+                    && matches!(
+                        f.kind,
+                        TypeKind::Uuid | TypeKind::Integer { .. } | TypeKind::String
+                    )
+                    && {
+                        let name = f.ident.to_string();
+                        name.ends_with("id") || name.contains("seq")
+                    }
+            })
+            .map(|f| format!("`{}`", f.ident))
+            .unwrap_or_else(|| "a GUID or sequence number".to_owned());
+        out.push(Finding::new(
+            k.key.span,
+            format!(
+                "{} `{}` is only the instant `{time}`: {consequence}",
+                k.label, k.key.template.text
+            ),
+            format!(
+                "append a tie-breaker after the time: {tie}, e.g. `\"{}_{{…}}\"`",
+                k.key.template.text
+            ),
+        ));
+    }
+}
