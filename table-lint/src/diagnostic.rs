@@ -68,6 +68,19 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// The guides' pattern or anti-pattern the finding's rule is about.
+    pub fn pattern(&self) -> &'static str {
+        crate::rules::find(self.code).map_or("", |r| r.pattern)
+    }
+
+    /// `name: pattern`, as findings are titled.
+    pub fn rule_label(&self) -> String {
+        match self.pattern() {
+            "" => self.name.to_owned(),
+            pattern => format!("{}: {pattern}", self.name),
+        }
+    }
+
     /// The span of a syntax node as start and end positions.
     pub fn span_positions(span: proc_macro2::Span) -> (Position, Position) {
         let start = Position::from_line_column(span.start());

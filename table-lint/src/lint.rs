@@ -279,7 +279,10 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
                         start,
                         end,
                         error.to_string(),
-                        None,
+                        Some(format!(
+                            "`{}` does not compile until this is fixed; `table-lint explain TK000` and table_runtime's docs describe the attribute grammar",
+                            site.ident
+                        )),
                         false,
                     ));
                 }
@@ -294,7 +297,7 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
                 start,
                 end,
                 problem.error.to_string(),
-                None,
+                Some(problem.kind.help().to_owned()),
                 false,
             ));
         }

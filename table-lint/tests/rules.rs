@@ -70,6 +70,7 @@ fn every_rule_fires_on_its_bad_fixture_and_not_on_its_clean_one() {
 #[test]
 fn every_rule_is_documented() {
     for rule in rules::all() {
+        assert!(!rule.pattern.trim().is_empty(), "{} names no pattern of the guides", rule.code);
         for section in [
             "## What it flags",
             "## Why it is bad",
@@ -89,4 +90,19 @@ fn every_rule_is_documented() {
     codes.sort();
     codes.dedup();
     assert_eq!(codes.len(), rules::all().len(), "duplicate rule codes");
+}
+
+#[test]
+fn every_finding_has_help() {
+    // Every fixture, bad and clean: no finding may come without a help line.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let report = lint(&root);
+    let without: Vec<String> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.help.as_deref().is_none_or(|h| h.trim().is_empty()))
+        .map(|d| format!("{}:{} {} {}", d.file.display(), d.start.line, d.code, d.message))
+        .collect();
+    assert!(report.diagnostics.len() > 50, "the fixtures give findings");
+    assert!(without.is_empty(), "findings without help:\n{}", without.join("\n"));
 }

@@ -42,6 +42,51 @@ pub enum ProblemKind {
     MissingReason,
 }
 
+impl ProblemKind {
+    /// What to do about a problem of this kind, for the linter's help line.
+    pub fn help(self) -> &'static str {
+        match self {
+            ProblemKind::TableName => {
+                "name the table with 3 to 63 letters and digits, starting with a letter (`name = \"Orders2024\"`)"
+            }
+            ProblemKind::PropertyName => {
+                "rename the property (`#[table(rename = \"…\")]`) to an identifier of at most 255 characters"
+            }
+            ProblemKind::ReservedProperty => {
+                "rename the field or its property: PartitionKey, RowKey, Timestamp, ETag and the discriminator are the service's own"
+            }
+            ProblemKind::DuplicateProperty => {
+                "give each field a property name of its own with `#[table(rename = \"…\")]`"
+            }
+            ProblemKind::FieldAttribute => {
+                "keep only the field attributes its type takes (`max_len` on strings, `max` on integers, one of `json` and `as_string`)"
+            }
+            ProblemKind::ForbiddenLiteral => {
+                "write the key's literal text without `/`, `\\`, `#`, `?` or control characters; `_` and `-` separate segments safely"
+            }
+            ProblemKind::AdjacentPlaceholders => {
+                "put a literal separator between the placeholders (`{a}_{b}`) so the key can be parsed back"
+            }
+            ProblemKind::UnknownField => {
+                "name a field of the struct in the placeholder, or add the field"
+            }
+            ProblemKind::UnsupportedKeyField => {
+                "key segments take strings, integers, GUIDs and times with a value for every entity: change the field's type or use another field"
+            }
+            ProblemKind::DuplicateIndex => "give each index a name of its own",
+            ProblemKind::IndexDefinition => {
+                "fix the index's attributes: a name that is an identifier, fields that exist, `eventual` only with a partition_key of its own"
+            }
+            ProblemKind::CollidingRowKeys => {
+                "start each type's RowKey with a literal prefix of its own (`order_`, `line_`), or add the field that tells the rows apart"
+            }
+            ProblemKind::MissingReason => {
+                "say why with `reason = \"…\"` in the allow, so a reviewer can judge it"
+            }
+        }
+    }
+}
+
 /// A broken rule: its kind, and the error the compiler shows.
 #[derive(Debug)]
 pub struct Problem {

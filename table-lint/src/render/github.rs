@@ -35,7 +35,7 @@ pub fn render(report: &Report) -> String {
             d.start.column,
             d.end.line,
             d.end.column,
-            escape(&format!("{} {}", d.code, d.name), true),
+            escape(&format!("{} {}", d.code, d.rule_label()), true),
             escape(&message, false),
         ));
     }

@@ -17,7 +17,7 @@ pub fn render(report: &Report, color: bool) -> String {
     for d in &report.diagnostics {
         let level = snippet_level(d.severity);
         let path = d.file.display().to_string();
-        let title = format!("{} ({})", d.message, d.name);
+        let title = format!("{} ({})", d.message, d.rule_label());
         let title = level.primary_title(title).id(d.code);
         let mut elements: Vec<annotate_snippets::Element<'_>> = Vec::new();
         if let Some(text) = report.sources.get(&d.file) {

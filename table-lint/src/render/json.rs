@@ -13,6 +13,7 @@ pub fn render(report: &Report) -> String {
             json!({
                 "code": d.code,
                 "name": d.name,
+                "pattern": d.pattern(),
                 "severity": d.severity.as_str(),
                 "file": d.file.display().to_string(),
                 "line": d.start.line,

@@ -31,8 +31,8 @@ pub fn render_from(report: &Report, root: &Path) -> String {
         .map(|d| {
             let index = rule_list.iter().position(|r| r.code == d.code).unwrap_or(0);
             let text = match &d.help {
-                Some(h) => format!("{} (help: {h})", d.message),
-                None => d.message.clone(),
+                Some(h) => format!("{} ({}; help: {h})", d.message, d.pattern()),
+                None => format!("{} ({})", d.message, d.pattern()),
             };
             json!({
                 "ruleId": d.code,

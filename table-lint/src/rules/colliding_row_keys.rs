@@ -11,6 +11,7 @@ pub static RULE: Rule = Rule {
     code: "TK011",
     name: "colliding-row-keys",
     default_level: Level::Deny,
+    pattern: "heterogeneous entity types in one partition",
     summary: "RowKeys that share a partition and can be equal: one entity overwrites or blocks another",
     docs: r#"## What it flags
 Two rows of one table that can have the same PartitionKey and RowKey: within one struct, the

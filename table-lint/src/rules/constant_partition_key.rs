@@ -7,6 +7,7 @@ pub static RULE: Rule = Rule {
     code: "TK001",
     name: "constant-partition-key",
     default_level: Level::Warn,
+    pattern: "hot partition",
     summary: "a PartitionKey template with no field: every entity lands in one partition",
     docs: r#"## What it flags
 A `partition_key` template without any `{field}` placeholder, such as `partition_key = "all"`.

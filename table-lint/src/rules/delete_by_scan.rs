@@ -11,6 +11,7 @@ pub static RULE: Rule = Rule {
     code: "TK108",
     name: "delete-by-scan",
     default_level: Level::Warn,
+    pattern: "high volume delete pattern",
     summary: "entities older than a time found by a scan and deleted one by one: a table per period deletes them at once",
     docs: r#"## What it flags
 A query that the same block follows with deletes (a call named `delete…`), when the query looks

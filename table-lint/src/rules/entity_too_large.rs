@@ -17,6 +17,7 @@ pub static RULE: Rule = Rule {
     code: "TK010",
     name: "entity-too-large",
     default_level: Level::Deny,
+    pattern: "large entities pattern",
     summary: "a design with more than 252 stored properties, or whose bounded size is over 1 MiB",
     docs: r#"## What it flags
 - A design with more than 252 stored properties: its fields that are not `skip`ped, plus

@@ -7,6 +7,7 @@ pub static RULE: Rule = Rule {
     code: "TK106",
     name: "eq-null",
     default_level: Level::Deny,
+    pattern: "null is not stored",
     summary: "a `$filter` that compares with `null` (`Prop eq null`): the service answers 400",
     docs: r#"## What it flags
 A `$filter` in which a comparison operator (`eq`, `ne`, `gt`, `ge`, `lt`, `le`) has the word

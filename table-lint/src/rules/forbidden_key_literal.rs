@@ -10,6 +10,7 @@ pub static RULE: Rule = Rule {
     code: "TK007",
     name: "forbidden-key-literal",
     default_level: Level::Deny,
+    pattern: "characters keys can't hold",
     summary: "a key template's literal text holds a character keys can't hold (`/`, `\\`, `#`, `?`, controls), or a non-ASCII one",
     docs: r#"## What it flags
 The literal text of a key template (the entity's keys or an index's), in two cases reported as

@@ -15,6 +15,7 @@ pub static RULE: Rule = Rule {
     code: "TK109",
     name: "hash-bucket-lookup-by-property",
     default_level: Level::Warn,
+    pattern: "inter-partition secondary index",
     summary: "a query by other properties on a table whose PartitionKey is a hash bucket: every bucket is scanned",
     docs: r#"## What it flags
 A `$filter` (or `Query::all()`) with no `PartitionKey eq` that tests other properties, run on a

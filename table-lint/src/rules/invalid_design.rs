@@ -7,6 +7,7 @@ pub static RULE: Rule = Rule {
     code: "TK000",
     name: "invalid-design",
     default_level: Level::Deny,
+    pattern: "the derive's design rules",
     summary: "a `#[table(...)]` design the derive refuses, so the crate does not compile",
     docs: r#"## What it flags
 A `#[derive(TableEntity)]` struct whose attributes the derive refuses: a template naming no field,

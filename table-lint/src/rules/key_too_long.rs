@@ -12,6 +12,7 @@ pub static RULE: Rule = Rule {
     code: "TK009",
     name: "key-too-long",
     default_level: Level::Deny,
+    pattern: "key size limit",
     summary: "a key template whose longest value is over 1 KiB (`max_key_bytes`); a note for one with no bound",
     docs: r#"## What it flags
 A key template (the entity's keys or an index's) whose longest possible value is over

@@ -12,6 +12,7 @@ pub static RULE: Rule = Rule {
     code: "TK014",
     name: "log-data-partition",
     default_level: Level::Warn,
+    pattern: "log data anti-pattern",
     summary: "log-shaped data (by name, log fields, or time-ordered rows) whose PartitionKey is only a date or hour bucket",
     docs: r#"## What it flags
 Log-like data, recognised by name or by shape: a struct or table name containing `Log`, `Event`,

@@ -11,6 +11,7 @@ pub static RULE: Rule = Rule {
     code: "TK016",
     name: "low-cardinality-partition-key",
     default_level: Level::Warn,
+    pattern: "hot partition",
     summary: "a PartitionKey made of a few-valued field (an enum, a small integer): too few partitions to carry the load",
     docs: r#"## What it flags
 A `partition_key` whose placeholders can take so few values together that the table has only a

@@ -12,6 +12,7 @@ pub static RULE: Rule = Rule {
     code: "TK012",
     name: "missing-discriminator",
     default_level: Level::Warn,
+    pattern: "heterogeneous entity types: a discriminator",
     summary: "several structs in one table, one without `entity_type`, and no key prefix that tells them apart",
     docs: r#"## What it flags
 Two structs stored in the same table (names compared without case), at least one of them without

@@ -105,6 +105,9 @@ pub struct Rule {
     pub name: &'static str,
     /// The level when the configuration says nothing.
     pub default_level: Level,
+    /// The pattern or anti-pattern of the design guides the rule is about, named in every
+    /// finding (`hot partition`, `prepend/append anti-pattern`).
+    pub pattern: &'static str,
     /// One line: what it flags.
     pub summary: &'static str,
     /// The documentation: what it flags, why it is bad, an example, the fix, and the pattern or

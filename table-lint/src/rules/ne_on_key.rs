@@ -10,6 +10,7 @@ pub static RULE: Rule = Rule {
     code: "TK103",
     name: "ne-on-key",
     default_level: Level::Warn,
+    pattern: "scan instead of a range",
     summary: "`PartitionKey ne` or `RowKey ne`: a key condition that narrows nothing",
     docs: r#"## What it flags
 A `$filter` that compares the PartitionKey or the RowKey with `ne`, or with `eq` under a `not`

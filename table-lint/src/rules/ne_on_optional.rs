@@ -9,6 +9,7 @@ pub static RULE: Rule = Rule {
     code: "TK105",
     name: "ne-on-optional",
     default_level: Level::Warn,
+    pattern: "sparse properties in filters",
     summary: "`Prop ne …` on a property an `Option` field stores: entities without it never match",
     docs: r#"## What it flags
 A `$filter` that compares a user property with `ne` (not under a `not`) when some struct of the

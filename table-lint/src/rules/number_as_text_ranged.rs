@@ -11,6 +11,7 @@ pub static RULE: Rule = Rule {
     code: "TK107",
     name: "number-as-text-ranged",
     default_level: Level::Warn,
+    pattern: "padded numbers in keys",
     summary: "a range comparison of a string property with a number written as text: `'9' gt '10'`",
     docs: r#"## What it flags
 A `gt`, `ge`, `lt` or `le` comparison of a property with a string literal that is a number

@@ -10,6 +10,7 @@ pub static RULE: Rule = Rule {
     code: "TK102",
     name: "or-on-row-key",
     default_level: Level::Warn,
+    pattern: "scan instead of point queries",
     summary: "`PartitionKey eq` with RowKey comparisons joined by `or`: a partition scan, not point queries",
     docs: r#"## What it flags
 A `$filter` that fixes the PartitionKey with `eq` and joins comparisons of the RowKey with `or`:

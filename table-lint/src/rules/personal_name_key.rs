@@ -32,6 +32,7 @@ pub static RULE: Rule = Rule {
     code: "TK018",
     name: "personal-name-key",
     default_level: Level::Warn,
+    pattern: "unique, immutable keys",
     summary: "a RowKey made only of people's names: names change and are not unique",
     docs: r#"## What it flags
 A `row_key` (the entity's or an index copy's) whose every placeholder is a part of a person's

@@ -10,6 +10,7 @@ pub static RULE: Rule = Rule {
     code: "TK104",
     name: "property-only-partition-filter",
     default_level: Level::Note,
+    pattern: "partition scan: intra-partition secondary index",
     summary: "a partition scan that tests other properties: every entity of the partition is read",
     docs: r#"## What it flags
 A `$filter` that the planner classes as a partition scan (a `PartitionKey eq`, no RowKey `eq` or

@@ -12,6 +12,7 @@ pub static RULE: Rule = Rule {
     code: "TK004",
     name: "random-row-key-ordered",
     default_level: Level::Warn,
+    pattern: "RowKeys ordered for range queries",
     summary: "a RowKey led by a GUID with more after it, or an index copy led by the same GUID: the order is random",
     docs: r#"## What it flags
 A RowKey (the entity's own or an index's) whose first placeholder is a `Uuid` field, in either of

@@ -10,6 +10,7 @@ pub static RULE: Rule = Rule {
     code: "TK110",
     name: "random-row-key-range",
     default_level: Level::Warn,
+    pattern: "RowKeys ordered for range queries",
     summary: "a RowKey range on a table whose RowKeys start with a GUID or a hash: the range is a random slice",
     docs: r#"## What it flags
 A `$filter` with a `gt`, `ge`, `lt` or `le` bound on the RowKey, run on a table (known from the

@@ -8,6 +8,7 @@ pub static RULE: Rule = Rule {
     code: "TK902",
     name: "suppression-without-reason",
     default_level: Level::Warn,
+    pattern: "the linter's suppressions",
     summary: "a `// table-lint: allow(RULE)` comment without `reason = \"…\"`",
     docs: r#"## What it flags
 A suppression comment (`// table-lint: allow(TK101)`) with no reason, or an empty one. The

@@ -8,6 +8,7 @@ pub static RULE: Rule = Rule {
     code: "TK101",
     name: "table-scan-filter",
     default_level: Level::Warn,
+    pattern: "table scan",
     summary: "a `$filter` with no `PartitionKey eq`: a table scan reads every partition",
     docs: r#"## What it flags
 A `$filter` that does not fix the PartitionKey with `eq` joined to the whole filter by `and`:

@@ -18,6 +18,7 @@ pub static RULE: Rule = Rule {
     code: "TK008",
     name: "text-segment-separator",
     default_level: Level::Warn,
+    pattern: "compound keys",
     summary: "a `String` segment ended by a separator that ordinary text holds (space, `-`, `.`, `@`, ...): such values are refused when written",
     docs: r#"## What it flags
 A `String` placeholder written verbatim (the default) with more key after it, where the literal

@@ -10,6 +10,7 @@ pub static RULE: Rule = Rule {
     code: "TK015",
     name: "time-leading-partition-key",
     default_level: Level::Warn,
+    pattern: "prepend/append anti-pattern",
     summary: "a compound PartitionKey led by a date or time: the newest partitions sit side by side and take every write",
     docs: r#"## What it flags
 A `partition_key` whose first placeholder is a time (an `OffsetDateTime` field, or a `date`,

@@ -11,6 +11,7 @@ pub static RULE: Rule = Rule {
     code: "TK003",
     name: "time-only-partition-key",
     default_level: Level::Warn,
+    pattern: "prepend/append anti-pattern",
     summary: "a PartitionKey made only of times or sequence numbers: every new entity goes to the newest partition",
     docs: r#"## What it flags
 A `partition_key` whose every placeholder is a time (an `OffsetDateTime` or `DateTime` field, or a

@@ -11,6 +11,7 @@ pub static RULE: Rule = Rule {
     code: "TK017",
     name: "time-row-key-without-tie-breaker",
     default_level: Level::Warn,
+    pattern: "log tail pattern: unique RowKeys",
     summary: "a RowKey made only of an instant (ticks, ISO time): two writes in one tick are one key",
     docs: r#"## What it flags
 A `row_key` (the entity's or an index copy's) whose only placeholders are instants: a `ticks`,

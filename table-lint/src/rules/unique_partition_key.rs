@@ -9,6 +9,7 @@ pub static RULE: Rule = Rule {
     code: "TK002",
     name: "unique-partition-key",
     default_level: Level::Warn,
+    pattern: "one entity per partition: no range queries or entity group transactions",
     summary: "a RowKey that adds nothing to the PartitionKey (a constant, or the same fields): one entity per partition",
     docs: r#"## What it flags
 A design whose `row_key` holds no field that the `partition_key` does not already hold, beside a

@@ -7,6 +7,7 @@ pub static RULE: Rule = Rule {
     code: "TK013",
     name: "unmaintained-index",
     default_level: Level::Warn,
+    pattern: "secondary-index patterns: eventually consistent transactions",
     summary: "an index in another partition not declared `eventual`, or more same-partition copies than one transaction holds",
     docs: r#"## What it flags
 - An `index(...)` whose PartitionKey differs from the entity's (an inter-partition index)

@@ -7,6 +7,7 @@ pub static RULE: Rule = Rule {
     code: "TK100",
     name: "unparsable-filter",
     default_level: Level::Deny,
+    pattern: "query syntax",
     summary: "a `$filter` string that does not parse: the service answers 400 InvalidInput",
     docs: r#"## What it flags
 A string that reads like a `$filter` (a key or Timestamp compared with `eq`, `ne`, `gt`, ...) but

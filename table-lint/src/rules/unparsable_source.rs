@@ -7,6 +7,7 @@ pub static RULE: Rule = Rule {
     code: "TK900",
     name: "unparsable-source",
     default_level: Level::Deny,
+    pattern: "the linter's input",
     summary: "a Rust file the linter can't parse; it is skipped, the others are still linted",
     docs: r#"## What it flags
 A `.rs` file that does not parse as Rust (a syntax error, or text that is not UTF-8).

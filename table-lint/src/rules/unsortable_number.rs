@@ -12,6 +12,7 @@ pub static RULE: Rule = Rule {
     code: "TK005",
     name: "unsortable-number",
     default_level: Level::Warn,
+    pattern: "padded numbers in keys",
     summary: "an integer placeholder `{n:0W}` too narrow for its type, or a width on a signed type",
     docs: r#"## What it flags
 An integer placeholder with an explicit width, `{n:06}` or `{n:6}`, when:

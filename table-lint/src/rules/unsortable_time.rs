@@ -11,6 +11,7 @@ pub static RULE: Rule = Rule {
     code: "TK006",
     name: "unsortable-time",
     default_level: Level::Warn,
+    pattern: "sortable times in keys",
     summary: "a day or hour bucket in a RowKey, or an instant (`iso`, ticks) in a PartitionKey: a time at the wrong grain",
     docs: r#"## What it flags
 Every time format of a key has a fixed width and sorts in time order; this rule is about the

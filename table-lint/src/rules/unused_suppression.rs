@@ -7,6 +7,7 @@ pub static RULE: Rule = Rule {
     code: "TK901",
     name: "unused-suppression",
     default_level: Level::Warn,
+    pattern: "the linter's suppressions",
     summary: "a `#[table(allow(RULE, reason = \"…\"))]` that suppresses no finding, or names no rule",
     docs: r#"## What it flags
 A suppression on a struct whose rule reports nothing there (the design changed, or the rule was

@@ -11,6 +11,7 @@ pub static RULE: Rule = Rule {
     code: "TD007",
     name: "awkward-key-characters",
     default_level: Level::Warn,
+    pattern: "characters keys can't hold",
     summary: "keys with `%`, `+`, `'`, `&`, `=`, edge white space or non-ASCII characters",
     docs: r#"## What it flags
 Stored keys holding characters the service accepts but clients and hand-written code often get

@@ -12,6 +12,7 @@ pub static RULE: Rule = Rule {
     code: "TD006",
     name: "guid-keys-ranged",
     default_level: Level::Warn,
+    pattern: "RowKeys ordered for range queries",
     summary: "keys stored as GUIDs where the design queries them by ranges",
     docs: r#"## What it flags
 With `--design`: a key column that one of the designs queries by ranges over a text field

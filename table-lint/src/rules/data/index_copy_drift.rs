@@ -10,6 +10,7 @@ pub static RULE: Rule = Rule {
     code: "TD011",
     name: "index-copy-drift",
     default_level: Level::Warn,
+    pattern: "secondary-index patterns: eventually consistent transactions",
     summary: "index copies of a design missing, stale or orphaned",
     docs: r#"## What it flags
 With `--design`, for designs with index copies: the comparison of every entity with its copies

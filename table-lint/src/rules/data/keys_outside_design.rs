@@ -11,6 +11,7 @@ pub static RULE: Rule = Rule {
     code: "TD009",
     name: "keys-outside-design",
     default_level: Level::Warn,
+    pattern: "the design's key templates",
     summary: "entities whose keys no declared design's templates produce",
     docs: r#"## What it flags
 With `--design`: entities whose PartitionKey and RowKey no design for the table can have

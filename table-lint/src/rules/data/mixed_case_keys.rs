@@ -11,6 +11,7 @@ pub static RULE: Rule = Rule {
     code: "TD005",
     name: "mixed-case-keys",
     default_level: Level::Warn,
+    pattern: "consistent keys",
     summary: "a word in keys written in several casings (`Contoso` and `contoso`)",
     docs: r#"## What it flags
 Words of three letters or more, at the same place of keys of the same shape, stored in more

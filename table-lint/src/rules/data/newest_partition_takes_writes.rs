@@ -13,6 +13,7 @@ pub static RULE: Rule = Rule {
     code: "TD003",
     name: "newest-partition-takes-writes",
     default_level: Level::Warn,
+    pattern: "prepend/append anti-pattern",
     summary: "PartitionKeys that lead with a date or time, and the newest of them takes the current writes",
     docs: r#"## What it flags
 A table whose PartitionKeys lead with a time (a date, an hour, ticks, Unix seconds; alone or

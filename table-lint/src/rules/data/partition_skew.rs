@@ -11,6 +11,7 @@ pub static RULE: Rule = Rule {
     code: "TD001",
     name: "partition-skew",
     default_level: Level::Warn,
+    pattern: "hot partition",
     summary: "the data sits in one partition, or one partition holds many times its share",
     docs: r#"## What it flags
 A table whose entities are spread very unevenly over its partitions:

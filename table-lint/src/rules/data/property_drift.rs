@@ -10,6 +10,7 @@ pub static RULE: Rule = Rule {
     code: "TD010",
     name: "property-drift",
     default_level: Level::Warn,
+    pattern: "the design's properties",
     summary: "entities matched by a design lack a property it requires, or hold one of another type",
     docs: r#"## What it flags
 With `--design`: entities whose keys a design matches, but whose properties don't fit it:

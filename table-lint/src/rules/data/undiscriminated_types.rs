@@ -11,6 +11,7 @@ pub static RULE: Rule = Rule {
     code: "TD008",
     name: "undiscriminated-types",
     default_level: Level::Warn,
+    pattern: "heterogeneous entity types: a discriminator",
     summary: "one partition holds entities of unrelated property shapes and no type discriminator",
     docs: r#"## What it flags
 Partitions holding entities whose sets of properties are unrelated (neither is a subset of the

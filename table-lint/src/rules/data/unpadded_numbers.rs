@@ -12,6 +12,7 @@ pub static RULE: Rule = Rule {
     code: "TD004",
     name: "unpadded-numbers",
     default_level: Level::Warn,
+    pattern: "padded numbers in keys",
     summary: "digit runs of varying length at one place in keys: text order differs from numeric order",
     docs: r#"## What it flags
 Keys of one shape (the same sequence of words, numbers and separators, after the same text)

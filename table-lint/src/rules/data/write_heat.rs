@@ -12,6 +12,7 @@ pub static RULE: Rule = Rule {
     code: "TD002",
     name: "write-heat",
     default_level: Level::Warn,
+    pattern: "hot partition",
     summary: "writes per second to one partition near or over the target of about 2,000 entities per second",
     docs: r#"## What it flags
 From each entity's `Timestamp` (the time of its last write), the most writes in one second and
