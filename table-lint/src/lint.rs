@@ -54,6 +54,8 @@ pub struct DesignSummary {
     pub partition_key: String,
     /// The RowKey template.
     pub row_key: String,
+    /// Where the RowKey template is written.
+    pub row_key_at: (Position, Position),
     /// Whether the RowKey template is a single literal.
     pub row_key_constant: bool,
     /// The `EntityType` discriminator.
@@ -342,6 +344,7 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
             table: design.table.clone(),
             partition_key: design.partition_key.template.text.clone(),
             row_key: design.row_key.template.text.clone(),
+            row_key_at: Diagnostic::span_positions(design.row_key.span),
             row_key_constant: design
                 .row_key
                 .template

@@ -1,5 +1,6 @@
 //! TK014 `log-data-partition`: log-like data partitioned by nothing but a time bucket.
 
+use table_derive_internals::ast::TypeKind;
 use table_derive_internals::template::SegmentFormat;
 
 use super::{Check, EntityContext, Finding, Level, Rule};
@@ -19,8 +20,8 @@ Log-like data, recognised by name or by shape: a struct or table name containing
 `Audit` or `Trace` (in any case); or the fields of a log record (two of `message`, `level`,
 `severity`, `exception`, `logger`, `category`, `event_id`, …); or a RowKey that orders rows by an
 instant (`ticks`, `inverted_ticks`, `iso`). It is flagged when its `partition_key` is made only
-of time buckets: every placeholder has the `date` or `hour` format, with or without literal text
-(`"{at:date}"`, `"logs_{at:hour}"`).
+of times, with or without literal text: date or hour buckets (`"{at:date}"`, `"logs_{at:hour}"`),
+or a time rounded by the writer and kept as ticks (`"{bucket:inverted_ticks}"`).
 
 ## Why it is bad
 Log data is written as it happens, so with the date or hour as the whole PartitionKey every
@@ -115,7 +116,12 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
     let pk = &design.partition_key;
     let mut placeholders = pk.template.placeholders().peekable();
     if placeholders.peek().is_none()
-        || !placeholders.all(|(_, f)| matches!(f, SegmentFormat::Date | SegmentFormat::Hour))
+        || !placeholders.all(|(field, f)| {
+            f.is_time()
+                || design
+                    .field(field)
+                    .is_some_and(|f| f.kind == TypeKind::Time)
+        })
     {
         return;
     }
@@ -151,7 +157,7 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
     out.push(Finding::new(
         pk.span,
         format!(
-            "{why} and PartitionKey `{}` is only a time bucket: every write of the period goes to one partition (the log data anti-pattern)",
+            "{why} and PartitionKey `{}` is only a time: every write of the period goes to one partition (the log data anti-pattern)",
             pk.template.text
         ),
         format!(

@@ -1,6 +1,8 @@
 //! TK101 `table-scan-filter`: a `$filter` without a PartitionKey equality.
 
 use super::{Check, FilterContext, Finding, Level, Rule};
+use std::ops::Bound;
+
 use table_runtime::QueryClass;
 
 /// The rule.
@@ -17,6 +19,9 @@ A `$filter` that does not fix the PartitionKey with `eq` joined to the whole fil
 argument of `Query::filter`, `Filter::parse` or an SDK's `.filter(…)`, a `format!` passed to
 them (its placeholders stand for values of the type their place asks for), or a name bound to
 either. Text that merely mentions `PartitionKey eq` (usage, log messages) is not read.
+
+A range of PartitionKeys bounded on both sides (`PartitionKey ge 'a' and PartitionKey lt 'b'`)
+reads only the partitions in it and is not flagged; one bounded on one side only is.
 
 A `Query::all()` in test code (an integration test, a bench, or a `#[cfg(test)]` item) is a
 note: tests often read a whole table to check what it holds.
@@ -49,6 +54,14 @@ for lookups by another property."#,
 
 fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
     if ctx.plan.class != QueryClass::TableScan {
+        return;
+    }
+    // A range of PartitionKeys bounded on both sides reads those partitions only (a silo's
+    // slice of a hash ring, a window of time buckets): not the whole table.
+    let partitions = &ctx.plan.partitions;
+    if !matches!(partitions.lower, Bound::Unbounded)
+        && !matches!(partitions.upper, Bound::Unbounded)
+    {
         return;
     }
     // A table partitioned by hash buckets and searched by other properties: TK109 says what

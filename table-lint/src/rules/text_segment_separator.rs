@@ -17,7 +17,7 @@ const TEXT_CHARACTERS: &[char] = &[
 pub static RULE: Rule = Rule {
     code: "TK008",
     name: "text-segment-separator",
-    default_level: Level::Warn,
+    default_level: Level::Note,
     pattern: "compound keys",
     summary: "a `String` segment ended by a separator that ordinary text holds (space, `-`, `.`, `@`, ...): such values are refused when written",
     docs: r#"## What it flags
@@ -26,6 +26,9 @@ that ends it is made of characters that free text commonly holds: a space, `-`, 
 `@`, `:`, `+`, `&`, parentheses, `"` or `!` (`"{name}-{id}"`, `"{email}.{day:date}"`).
 Separators such as `_`, `|` or `~`, `:escaped` segments, and a segment that ends the key are not
 flagged.
+
+It is a note: the runtime refuses such a value when the key is built (an error, never a wrong
+key), so the finding is a risk to weigh against the values the field really holds.
 
 ## Why it is bad
 A verbatim segment is read back by splitting the key at the first separator after it, so a value

@@ -2,7 +2,9 @@
 
 use table_derive_internals::ast::TypeKind;
 
-use super::{Check, EntityContext, Finding, Level, Rule};
+use super::{Check, Finding, Level, Rule};
+use crate::config::RuleOptions;
+use crate::lint::DesignSummary;
 
 /// The rule.
 pub static RULE: Rule = Rule {
@@ -16,6 +18,10 @@ A design whose `row_key` holds no field that the `partition_key` does not alread
 `partition_key` with placeholders: a constant RowKey (`partition_key = "{customer_id}", row_key =
 "profile"`), or a RowKey that repeats the PartitionKey's fields (`partition_key = "{order_id}",
 row_key = "{order_id}"`). Each partition then holds one entity of the type.
+
+A row that shares its partitions with another entity type of the same table and PartitionKey
+(a department's own row beside its employees, a version row beside a cluster's members) is one
+row of a heterogeneous partition and is not flagged.
 
 What the PartitionKey is made of does not matter: a GUID-led PartitionKey with a RowKey that
 varies (a partition per customer, with that customer's orders in it) is the guides' advice and
@@ -47,56 +53,67 @@ Choosing a PartitionKey: one entity per partition scales but rules out entity gr
 transactions; avoid extremely small partitions; a GUID PartitionKey loses the ability to query
 groups of related data and makes range scans impossible."#,
     options: &[],
-    check: Check::Entity(check),
+    check: Check::Designs(check),
 };
 
-fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
-    let design = ctx.design;
-    let pk = &design.partition_key;
-    let pk_fields: Vec<&str> = pk.template.placeholders().map(|(f, _)| f).collect();
-    if pk_fields.is_empty() {
-        return;
+fn check(designs: &[DesignSummary], _: &RuleOptions, out: &mut Vec<(usize, Finding)>) {
+    for (i, design) in designs.iter().enumerate() {
+        let pk_fields = &design.partition_fields;
+        if pk_fields.is_empty() || design.row_fields.iter().any(|f| !pk_fields.contains(f)) {
+            continue;
+        }
+        // Other entity types with many rows in the same partitions: the row is one of a
+        // heterogeneous partition's, not a partition of its own.
+        let shares = designs.iter().enumerate().any(|(j, other)| {
+            j != i
+                && other.scope.meets(&design.scope)
+                && other.table.eq_ignore_ascii_case(&design.table)
+                && other.partition_key == design.partition_key
+                && other
+                    .row_fields
+                    .iter()
+                    .any(|f| !other.partition_fields.contains(f))
+        });
+        if shares {
+            continue;
+        }
+        let what = if design.row_key_constant {
+            "is a constant"
+        } else {
+            "holds only the PartitionKey's fields"
+        };
+        let guid = pk_fields.iter().find(|f| {
+            design
+                .fields
+                .iter()
+                .any(|s| &s.field == *f && s.kind == TypeKind::Uuid)
+        });
+        let group = design
+            .fields
+            .iter()
+            .find(|f| !pk_fields.contains(&f.field) && f.kind == TypeKind::String)
+            .map(|f| format!("`{}`", f.field));
+        let help = match (guid, group) {
+            (Some(g), Some(by)) => format!(
+                "if entities are read together by {by}, lead the PartitionKey with it and move `{g}` into the RowKey; if the row shares its partition with other types on purpose, allow TK002 with a reason"
+            ),
+            _ => format!(
+                "put a field that varies within the partition in the RowKey and group the partitions by something coarser than `{}`; if the row shares its partition with other types on purpose, allow TK002 with a reason",
+                pk_fields.join("`, `")
+            ),
+        };
+        let (start, end) = design.row_key_at;
+        out.push((
+            i,
+            Finding::at(
+                start,
+                end,
+                format!(
+                    "RowKey `{}` {what}: each PartitionKey `{}` holds a single `{}`, so no range query or transaction spans two of them",
+                    design.row_key, design.partition_key, design.ident
+                ),
+                help,
+            ),
+        ));
     }
-    let rk = &design.row_key;
-    if rk
-        .template
-        .placeholders()
-        .any(|(f, _)| !pk_fields.contains(&f))
-    {
-        return;
-    }
-    let what = if rk.template.is_constant() {
-        "is a constant".to_owned()
-    } else {
-        "holds only the PartitionKey's fields".to_owned()
-    };
-    let guid = pk_fields
-        .iter()
-        .find(|f| design.field(f).is_some_and(|f| f.kind == TypeKind::Uuid));
-    let group = design
-        .fields
-        .iter()
-        .find(|f| {
-            !f.skip
-                && !pk_fields.contains(&f.ident.to_string().as_str())
-                && matches!(f.kind, TypeKind::String)
-        })
-        .map(|f| format!("`{}`", f.ident));
-    let help = match (guid, group) {
-        (Some(g), Some(by)) => format!(
-            "if entities are read together by {by}, lead the PartitionKey with it and move `{g}` into the RowKey; if the row shares its partition with other types on purpose, allow TK002 with a reason"
-        ),
-        _ => format!(
-            "put a field that varies within the partition in the RowKey and group the partitions by something coarser than `{}`; if the row shares its partition with other types on purpose, allow TK002 with a reason",
-            pk_fields.join("`, `")
-        ),
-    };
-    out.push(Finding::new(
-        rk.span,
-        format!(
-            "RowKey `{}` {what}: each PartitionKey `{}` holds a single `{}`, so no range query or transaction spans two of them",
-            rk.template.text, pk.template.text, design.ident
-        ),
-        help,
-    ));
 }
