@@ -63,6 +63,10 @@ pub struct Config {
     pub exclude: Vec<String>,
     /// Threads to lint with; `None` uses every core (set by `--threads`, not by the file).
     pub threads: Option<usize>,
+    /// Targets that run together against the same tables, compared as one program
+    /// (`programs = [["bin:api", "bin:worker"]]`), by the names [`crate::scope::Scope::name`]
+    /// gives (`lib`, `bin:NAME`, `example:NAME`, `test:NAME`, `bench:NAME`).
+    pub programs: Vec<Vec<String>>,
     levels: BTreeMap<&'static str, Level>,
     options: BTreeMap<&'static str, RuleOptions>,
     /// Settings of `table-lint data` for single tables, by lowercased table name (the service
@@ -382,6 +386,47 @@ impl Reader<'_> {
                         );
                     }
                 }
+                "programs" => {
+                    const EXAMPLE: &str = "programs = [[\"bin:api\", \"bin:worker\"]]";
+                    let DeValue::Array(groups) = value.get_ref() else {
+                        return Err(self.error(
+                            value.span().start,
+                            format!(
+                                "`programs` must be an array of arrays of target names, like `{EXAMPLE}`; found {}",
+                                kind(value.get_ref())
+                            ),
+                        ));
+                    };
+                    for group in groups.iter() {
+                        let DeValue::Array(names) = group.get_ref() else {
+                            return Err(self.error(
+                                group.span().start,
+                                format!(
+                                    "each entry of `programs` is an array of target names, like `{EXAMPLE}`; found {}",
+                                    kind(group.get_ref())
+                                ),
+                            ));
+                        };
+                        let mut read = Vec::new();
+                        for name in names.iter() {
+                            let target = self.string(name, "each target name", EXAMPLE)?;
+                            let valid = target == "lib"
+                                || ["bin:", "example:", "test:", "bench:"]
+                                    .iter()
+                                    .any(|k| target.strip_prefix(k).is_some_and(|n| !n.is_empty()));
+                            if !valid {
+                                return Err(self.error(
+                                    name.span().start,
+                                    format!(
+                                        "`{target}` is not a target name: write \"lib\", \"bin:NAME\", \"example:NAME\", \"test:NAME\" or \"bench:NAME\""
+                                    ),
+                                ));
+                            }
+                            read.push(target.to_owned());
+                        }
+                        config.programs.push(read);
+                    }
+                }
                 "rules" => {
                     let table = self.table(value, "`rules`", "[rules]\nTK001 = \"deny\"")?;
                     self.rules(table, &mut config.levels, &mut config.options)?;
@@ -430,7 +475,7 @@ impl Reader<'_> {
                     return Err(self.unknown_key(
                         key,
                         "at the top of table-lint.toml",
-                        &["exclude", "rules", "data"],
+                        &["exclude", "programs", "rules", "data"],
                     ));
                 }
             }

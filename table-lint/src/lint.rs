@@ -618,7 +618,7 @@ pub fn lint_sources(files: Vec<SourceFile>, config: &Config) -> Report {
 
     let mut scopes = crate::scope::Scopes::default();
     for design in &mut designs {
-        design.scope = scopes.of(&design.file);
+        design.scope = scopes.of(&design.file).grouped(&config.programs);
         if design.unit_test {
             // Unit tests are a program of their own, linked with the code around them.
             design.scope.target =
@@ -657,7 +657,7 @@ pub fn lint_sources(files: Vec<SourceFile>, config: &Config) -> Report {
 
     // Filters.
     for site in &mut filters {
-        let scope = scopes.of(&site.file);
+        let scope = scopes.of(&site.file).grouped(&config.programs);
         if let crate::scope::Target::Program(name) = &scope.target
             && (name.starts_with("test:") || name.starts_with("bench:"))
         {
@@ -665,7 +665,7 @@ pub fn lint_sources(files: Vec<SourceFile>, config: &Config) -> Report {
         }
     }
     for site in &filters {
-        let scope = scopes.of(&site.file);
+        let scope = scopes.of(&site.file).grouped(&config.programs);
         let tables = tables_queried(site, &scope, &designs);
         let parsed = if site.all {
             Ok(Filter {

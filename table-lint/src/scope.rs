@@ -48,6 +48,27 @@ impl Scope {
                 || other.target == Target::Library)
     }
 
+    /// The target's name as `table-lint.toml` writes it: `lib`, `bin:server`, `test:orders`.
+    pub fn name(&self) -> &str {
+        match &self.target {
+            Target::Library => "lib",
+            Target::Program(name) => name,
+        }
+    }
+
+    /// The scope with its target replaced by the group of `programs` that names it, if any:
+    /// targets grouped in `table-lint.toml` run together, so their designs meet.
+    pub fn grouped(mut self, programs: &[Vec<String>]) -> Scope {
+        if let Some(group) = programs.iter().find(|g| g.iter().any(|n| n == self.name())) {
+            self.target = if group.iter().any(|n| n == "lib") {
+                Target::Library
+            } else {
+                Target::Program(format!("group:{}", group.join("+")))
+            };
+        }
+        self
+    }
+
     /// The scope said for people: `library of examples`, `test:orders of table-lint`.
     pub fn describe(&self) -> String {
         let package = self

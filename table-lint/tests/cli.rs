@@ -364,6 +364,25 @@ fn designs_are_compared_only_within_programs_that_run_together() {
     let path = dir.to_str().unwrap();
     let o = table_lint(&[path]);
     assert!(!stdout(&o).contains("TK011"), "{}", stdout(&o));
+    // Unless table-lint.toml says the two binaries run together against the same tables.
+    let config = dir.join("grouped.toml");
+    std::fs::write(&config, "programs = [[\"bin:import\", \"bin:export\"]]\n").unwrap();
+    let o = table_lint(&["--config", config.to_str().unwrap(), path]);
+    assert_eq!(
+        stdout(&o).matches("error[TK011]").count(),
+        1,
+        "{}",
+        stdout(&o)
+    );
+    std::fs::write(&config, "programs = [[\"bin:import\", \"server\"]]\n").unwrap();
+    let o = table_lint(&["--config", config.to_str().unwrap(), path]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("`server` is not a target name"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_file(&config).unwrap();
     // A library's design runs with every binary of the package: compared with both.
     std::fs::write(dir.join("src/lib.rs"), design("Order")).unwrap();
     let o = table_lint(&[path]);
