@@ -596,7 +596,7 @@ mod tests {
         assert_eq!(e.line, 1);
         assert!(
             e.message.contains("unknown key `exclud`")
-                && e.message.contains("`exclude`, `rules`, `data`"),
+                && e.message.contains("`exclude`, `programs`, `rules`, `data`"),
             "{}",
             e.message
         );

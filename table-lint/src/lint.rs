@@ -597,7 +597,29 @@ pub fn lint_sources(files: Vec<SourceFile>, config: &Config) -> Report {
     let mut designs: Vec<DesignSummary> = Vec::new();
     let mut filters: Vec<FilterSummary> = Vec::new();
     let mut texts: BTreeMap<PathBuf, String> = BTreeMap::new();
-    for o in outcomes {
+    // Each file's program, found once per file that has designs or filters.
+    let mut scopes = crate::scope::Scopes::default();
+    let mut filter_scopes: Vec<crate::scope::Scope> = Vec::new();
+    for mut o in outcomes {
+        if !o.designs.is_empty() || !o.filters.is_empty() {
+            let scope = scopes.of(&o.file.path).grouped(&config.programs);
+            for design in &mut o.designs {
+                design.scope = scope.clone();
+                if design.unit_test {
+                    // Unit tests are a program of their own, linked with the code around them.
+                    design.scope.target = crate::scope::Target::Program(format!(
+                        "unit tests of {}",
+                        design.scope.describe()
+                    ));
+                }
+            }
+            let test_target = matches!(&scope.target, crate::scope::Target::Program(name)
+                if name.starts_with("test:") || name.starts_with("bench:"));
+            for site in &mut o.filters {
+                site.test_code |= test_target;
+                filter_scopes.push(scope.clone());
+            }
+        }
         for (rule, start, end, message, help, note) in o.findings {
             push_capped(
                 &mut report,
@@ -616,15 +638,6 @@ pub fn lint_sources(files: Vec<SourceFile>, config: &Config) -> Report {
         texts.insert(o.file.path, o.file.text);
     }
 
-    let mut scopes = crate::scope::Scopes::default();
-    for design in &mut designs {
-        design.scope = scopes.of(&design.file).grouped(&config.programs);
-        if design.unit_test {
-            // Unit tests are a program of their own, linked with the code around them.
-            design.scope.target =
-                crate::scope::Target::Program(format!("unit tests of {}", design.scope.describe()));
-        }
-    }
     // Rules across designs.
     for rule in rules::all() {
         if let Check::Designs(check) = rule.check {
@@ -656,17 +669,8 @@ pub fn lint_sources(files: Vec<SourceFile>, config: &Config) -> Report {
     }
 
     // Filters.
-    for site in &mut filters {
-        let scope = scopes.of(&site.file).grouped(&config.programs);
-        if let crate::scope::Target::Program(name) = &scope.target
-            && (name.starts_with("test:") || name.starts_with("bench:"))
-        {
-            site.test_code = true;
-        }
-    }
-    for site in &filters {
-        let scope = scopes.of(&site.file).grouped(&config.programs);
-        let tables = tables_queried(site, &scope, &designs);
+    for (site, scope) in filters.iter().zip(&filter_scopes) {
+        let tables = tables_queried(site, scope, &designs);
         let parsed = if site.all {
             Ok(Filter {
                 expr: table_runtime::query::Expr::Constant(true),

@@ -16,7 +16,11 @@
 //! The search is bounded ([`STATE_BUDGET`] product states): past it, it answers "none found",
 //! which can only miss a finding, never invent one.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
+
+// The searches hash small cursors millions of times; Fx hashing is several times cheaper than
+// SipHash there, and nothing hashed comes from an adversary.
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::check::is_forbidden_key_char;
 use crate::keyspace::{
@@ -258,7 +262,7 @@ impl Automaton {
             .collect();
         Automaton {
             pieces,
-            banned: HashSet::new(),
+            banned: HashSet::default(),
         }
     }
 
@@ -416,7 +420,7 @@ fn search<T>(
     mut confirm: impl FnMut(&str) -> Option<T>,
 ) -> Option<T> {
     let sigma = alphabet(&[a, b]);
-    let mut parent: HashMap<Pair, Option<(Pair, char)>> = HashMap::new();
+    let mut parent: HashMap<Pair, Option<(Pair, char)>> = HashMap::default();
     let mut queue = VecDeque::new();
     let (mut starts_a, mut starts_b) = (Vec::new(), Vec::new());
     a.closure(a.start(), &mut starts_a);
@@ -429,7 +433,7 @@ fn search<T>(
         }
     }
     let mut candidates = 0;
-    let mut offered: HashSet<String> = HashSet::new();
+    let mut offered: HashSet<String> = HashSet::default();
     let (mut next_a, mut next_b) = (Vec::new(), Vec::new());
     while let Some(pair) = queue.pop_front() {
         if a.accepts(pair.0) && b.accepts(pair.1) {
@@ -504,7 +508,7 @@ fn fields_of(spaces: &[&KeySpace], keys: &[&str]) -> Option<Vec<(String, String)
 /// written twice). A field written in two formats can't be compared by text, so such a
 /// witness is not trusted.
 fn consistent(fields: &[(String, String)], spaces: &[&KeySpace]) -> bool {
-    let mut formats: HashMap<&str, (&str, &Language)> = HashMap::new();
+    let mut formats: HashMap<&str, (&str, &Language)> = HashMap::default();
     let languages: Vec<(&str, &Language)> = spaces
         .iter()
         .flat_map(|s| {
@@ -560,7 +564,7 @@ pub fn common_key(left: &[&KeySpace], right: &[&KeySpace], values: &[Values]) ->
 /// Says a witness for people: each side's values and the key they both write.
 pub fn describe(witness: &Witness, left_name: &str, right_name: &str) -> String {
     let values = |fields: &[(String, String)]| {
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let shown: Vec<String> = fields
             .iter()
             .filter(|(f, _)| seen.insert(f.as_str()))
