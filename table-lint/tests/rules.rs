@@ -70,7 +70,11 @@ fn every_rule_fires_on_its_bad_fixture_and_not_on_its_clean_one() {
 #[test]
 fn every_rule_is_documented() {
     for rule in rules::all() {
-        assert!(!rule.pattern.trim().is_empty(), "{} names no pattern of the guides", rule.code);
+        assert!(
+            !rule.pattern.trim().is_empty(),
+            "{} names no pattern of the guides",
+            rule.code
+        );
         for section in [
             "## What it flags",
             "## Why it is bad",
@@ -101,8 +105,20 @@ fn every_finding_has_help() {
         .diagnostics
         .iter()
         .filter(|d| d.help.as_deref().is_none_or(|h| h.trim().is_empty()))
-        .map(|d| format!("{}:{} {} {}", d.file.display(), d.start.line, d.code, d.message))
+        .map(|d| {
+            format!(
+                "{}:{} {} {}",
+                d.file.display(),
+                d.start.line,
+                d.code,
+                d.message
+            )
+        })
         .collect();
     assert!(report.diagnostics.len() > 50, "the fixtures give findings");
-    assert!(without.is_empty(), "findings without help:\n{}", without.join("\n"));
+    assert!(
+        without.is_empty(),
+        "findings without help:\n{}",
+        without.join("\n")
+    );
 }

@@ -37,7 +37,10 @@ load."#,
 
 fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
     let key = &ctx.design.partition_key;
-    if key.template.is_constant() {
+    // A constant RowKey too makes a single row (a counter, a settings row): one entity, not a
+    // partition that every entity of the type crowds into.
+    let singleton = ctx.design.row_key.template.is_constant();
+    if key.template.is_constant() && !singleton {
         out.push(Finding::new(
             key.span,
             format!(

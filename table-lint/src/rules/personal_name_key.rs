@@ -39,7 +39,9 @@ A `row_key` (the entity's or an index copy's) whose every placeholder is a part 
 name: a field named `first_name`, `last_name`, `surname`, `given_name`, `family_name`,
 `full_name`, `middle_name` or `display_name`, or `name` in a struct that holds people
 (`Employee`, `User`, `Customer`, …). `"{last_name}_{first_name}"` is flagged;
-`"{last_name}_{employee_id:06}"` is not.
+`"{last_name}_{employee_id:06}"` is not, and neither is a struct with a field that lists ids
+(`employee_ids`, `…_list`): keyed by a name on purpose, like the guides' index entities that
+hold the ids of everyone with that name.
 
 ## Why it is bad
 Two people share a name more often than a design expects, and in one partition they then have
@@ -79,6 +81,15 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
     {
         let fields: Vec<&str> = k.key.template.placeholders().map(|(f, _)| f).collect();
         if fields.is_empty() || !fields.iter().all(|f| is_name(f)) {
+            continue;
+        }
+        // An index entity that lists the ids of everyone with the name is keyed by the name on
+        // purpose (the guides' index entities pattern).
+        let lists_ids = design.fields.iter().any(|f| {
+            let name = f.ident.to_string().to_ascii_lowercase();
+            name.ends_with("ids") || name.ends_with("_list")
+        });
+        if lists_ids {
             continue;
         }
         let id = design

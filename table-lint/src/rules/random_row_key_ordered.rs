@@ -11,7 +11,7 @@ use super::{Check, EntityContext, Finding, Level, Rule};
 pub static RULE: Rule = Rule {
     code: "TK004",
     name: "random-row-key-ordered",
-    default_level: Level::Warn,
+    default_level: Level::Note,
     pattern: "RowKeys ordered for range queries",
     summary: "a RowKey led by a GUID with more after it, or an index copy led by the same GUID: the order is random",
     docs: r#"## What it flags
@@ -25,6 +25,9 @@ two cases, which are everything this rule detects:
 
 A RowKey that is only a GUID (`"{id}"`, `"order_{id}"`) is not flagged: it is a fine unique id
 when nothing is read by range. The linter does not see which generated queries your code calls.
+
+It is a note: a GUID-led RowKey is only wrong when something reads its rows in order or by range;
+TK110 reports such a range where the code shows one.
 
 ## Why it is bad
 The service keeps a partition's rows sorted by RowKey and range queries read a slice of that

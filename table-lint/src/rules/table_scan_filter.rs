@@ -4,6 +4,7 @@ use super::{Check, FilterContext, Finding, Level, Rule};
 use std::ops::Bound;
 
 use table_runtime::QueryClass;
+use table_runtime::query::{Expr, Filter};
 
 /// The rule.
 pub static RULE: Rule = Rule {
@@ -21,7 +22,8 @@ them (its placeholders stand for values of the type their place asks for), or a 
 either. Text that merely mentions `PartitionKey eq` (usage, log messages) is not read.
 
 A range of PartitionKeys bounded on both sides (`PartitionKey ge 'a' and PartitionKey lt 'b'`)
-reads only the partitions in it and is not flagged; one bounded on one side only is.
+reads only the partitions in it and is not flagged (nor is an `or` of such ranges); one bounded
+on one side only is.
 
 A `Query::all()` in test code (an integration test, a bench, or a `#[cfg(test)]` item) is a
 note: tests often read a whole table to check what it holds.
@@ -52,16 +54,28 @@ for lookups by another property."#,
     check: Check::Filter(check),
 };
 
+/// Whether every branch of the filter's top-level `or`s reads a PartitionKey range bounded on both
+/// sides (or one PartitionKey).
+fn bounded_partitions(filter: &Filter, expr: &Expr) -> bool {
+    if let Expr::Or(a, b) = expr {
+        return bounded_partitions(filter, a) && bounded_partitions(filter, b);
+    }
+    let branch = Filter {
+        expr: expr.clone(),
+        properties: filter.properties.clone(),
+        text: String::new(),
+    };
+    let partitions = branch.plan().partitions;
+    !matches!(partitions.lower, Bound::Unbounded) && !matches!(partitions.upper, Bound::Unbounded)
+}
+
 fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
     if ctx.plan.class != QueryClass::TableScan {
         return;
     }
     // A range of PartitionKeys bounded on both sides reads those partitions only (a silo's
     // slice of a hash ring, a window of time buckets): not the whole table.
-    let partitions = &ctx.plan.partitions;
-    if !matches!(partitions.lower, Bound::Unbounded)
-        && !matches!(partitions.upper, Bound::Unbounded)
-    {
+    if bounded_partitions(ctx.filter, &ctx.filter.expr) {
         return;
     }
     // A table partitioned by hash buckets and searched by other properties: TK109 says what

@@ -10,7 +10,7 @@ use crate::lint::DesignSummary;
 pub static RULE: Rule = Rule {
     code: "TK002",
     name: "unique-partition-key",
-    default_level: Level::Warn,
+    default_level: Level::Note,
     pattern: "one entity per partition: no range queries or entity group transactions",
     summary: "a RowKey that adds nothing to the PartitionKey (a constant, or the same fields): one entity per partition",
     docs: r#"## What it flags
@@ -22,6 +22,10 @@ row_key = "{order_id}"`). Each partition then holds one entity of the type.
 A row that shares its partitions with another entity type of the same table and PartitionKey
 (a department's own row beside its employees, a version row beside a cluster's members) is one
 row of a heterogeneous partition and is not flagged.
+
+It is a note: a partition per entity spreads load perfectly and suits key-value lookups (a
+session, a profile, one part of a wide entity); it is a problem only when the type needs range
+queries or transactions across its entities.
 
 What the PartitionKey is made of does not matter: a GUID-led PartitionKey with a RowKey that
 varies (a partition per customer, with that customer's orders in it) is the guides' advice and

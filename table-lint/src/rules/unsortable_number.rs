@@ -23,6 +23,10 @@ An integer placeholder with an explicit width, `{n:06}` or `{n:6}`, when:
   says what fits, the derive checks that the width holds it, and writes check the value;
 - the type is signed: a zero-padded segment holds only values from 0, so negatives don't fit.
 
+Findings are notes: the runtime refuses a value that does not fit when the key is built, so no
+key is ever written out of order; what is left is a risk of refused writes to weigh against the
+values the field really holds (a year in `{year:04}`, a sequence number that is never negative).
+
 ## Why it is bad
 Keys are strings compared character by character, so numbers only sort by value when every one
 is written with the same number of digits. The runtime keeps that promise by refusing, when the
@@ -102,7 +106,9 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
                 continue;
             };
             let (start, end) = keys::part_position(k.key, i);
-            out.push(Finding::at(start, end, message, help));
+            // The runtime refuses what does not fit when the key is built (an error, never a
+            // key out of order): a risk to note against the values the field really holds.
+            out.push(Finding::at(start, end, message, help).as_note());
         }
     }
 }

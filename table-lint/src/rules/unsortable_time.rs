@@ -117,7 +117,16 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
                 _ => continue,
             };
             let (start, end) = keys::part_position(k.key, i);
-            out.push(Finding::at(start, end, message, help));
+            let finding = Finding::at(start, end, message, help);
+            // A day or hour bucket in a RowKey is often the point (one row per period, or the
+            // guides' compound key that spreads a bucket by what follows): a risk to note.
+            let bucket_row = k.role == KeyRole::Row
+                && matches!(format, SegmentFormat::Date | SegmentFormat::Hour);
+            out.push(if bucket_row {
+                finding.as_note()
+            } else {
+                finding
+            });
         }
     }
 }

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# How fast `table-lint` reads source trees, against `cat` over the same files in the same run.
+#
+#   bash bench/lint-speed.sh [TREE]
+#
+# Two trees are measured:
+#   1. TREE (default: the local cargo registry, ~/.cargo/registry/src): millions of lines of real
+#      Rust, nearly all of which mention no table design, so this measures the linter's reading
+#      and its quick skip of files with nothing to lint;
+#   2. a generated tree of annotated code: copies of the bundled examples and of the corpus of
+#      real designs (every file holds `#[derive(TableEntity)]` designs and `$filter`s), so every
+#      line is lexed, every design read and checked, every filter parsed.
+# Each tool runs ROUNDS times (default 3) after one warm-up that fills the page cache; the best
+# wall time counts. Targets: at least 500k annotated lines a second, and at most 2x `cat`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROUNDS="${ROUNDS:-3}"
+TREE="${1:-$HOME/.cargo/registry/src}"
+COPIES="${COPIES:-300}"
+
+cargo build -q --release -p table-lint
+LINT="$PWD/target/release/table-lint"
+
+best() { # best wall seconds of ROUNDS runs of "$@" (after one warm-up)
+  "$@" >/dev/null 2>&1 || true
+  local best=""
+  for _ in $(seq "$ROUNDS"); do
+    local s e t
+    s=$(date +%s.%N)
+    "$@" >/dev/null 2>&1 || true
+    e=$(date +%s.%N)
+    t=$(echo "$e - $s" | bc -l)
+    if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then best=$t; fi
+  done
+  echo "$best"
+}
+
+cat_tree() { find "$1" -name '*.rs' -type f -print0 | xargs -0 cat >/dev/null; }
+
+report() { # name tree
+  local name=$1 tree=$2
+  local files lines
+  files=$(find "$tree" -name '*.rs' -type f | wc -l)
+  lines=$(find "$tree" -name '*.rs' -type f -print0 | xargs -0 cat | wc -l)
+  local t_cat t_lint
+  t_cat=$(best cat_tree "$tree")
+  t_lint=$(best "$LINT" --format json "$tree")
+  printf '%s: %d files, %d lines\n' "$name" "$files" "$lines"
+  printf '  cat:        %.3f s\n' "$t_cat"
+  printf '  table-lint: %.3f s  (%.0f lines/s, %.2fx cat)\n' "$t_lint" \
+    "$(echo "$lines / $t_lint" | bc -l)" "$(echo "$t_lint / $t_cat" | bc -l)"
+}
+
+GEN=$(mktemp -d)
+trap 'rm -rf "$GEN"' EXIT
+for i in $(seq "$COPIES"); do
+  mkdir -p "$GEN/c$i"
+  cp examples/src/*.rs "$GEN/c$i/"
+  for f in table-lint/tests/corpus/*.rs; do cp "$f" "$GEN/c$i/corpus_$(basename "$f")"; done
+done
+
+echo "table-lint $(git rev-parse --short HEAD), $(nproc) cores, best of $ROUNDS"
+report "generated annotated tree ($COPIES copies of examples/src and the corpus)" "$GEN"
+report "$TREE" "$TREE"
