@@ -113,6 +113,36 @@ impl DesignSummary {
     }
 }
 
+/// The pairs `(i, j)`, `i < j`, of designs that share a table (its name compared without case)
+/// and can meet in one program, ordered by `j` then `i`. Designs are bucketed by package and
+/// table first, so a run over thousands of designs never compares every one with every other.
+pub fn meeting_pairs(designs: &[DesignSummary]) -> Vec<(usize, usize)> {
+    use std::collections::HashMap;
+    use std::ffi::OsStr;
+    let mut buckets: HashMap<(Option<&OsStr>, String), Vec<usize>> = HashMap::new();
+    for (i, d) in designs.iter().enumerate() {
+        buckets
+            .entry((
+                d.scope.package.as_ref().map(|p| p.as_os_str()),
+                d.table.to_ascii_lowercase(),
+            ))
+            .or_default()
+            .push(i);
+    }
+    let mut pairs = Vec::new();
+    for members in buckets.values() {
+        for (n, &j) in members.iter().enumerate() {
+            for &i in &members[..n] {
+                if designs[i].scope.meets(&designs[j].scope) {
+                    pairs.push((i, j));
+                }
+            }
+        }
+    }
+    pairs.sort_by_key(|&(i, j)| (j, i));
+    pairs
+}
+
 /// The key spaces of the rows a design writes: the entity's and its index copies'.
 fn design_rows(design: &table_derive_internals::Design) -> Vec<(String, KeySpace, KeySpace)> {
     let mut members = vec![(
@@ -562,28 +592,63 @@ fn push_capped(
     }
 }
 
+/// Designs by struct name and by table name (lowercased), to find a query's designs without
+/// reading every design for every query.
+struct DesignIndex<'a> {
+    by_ident: std::collections::HashMap<&'a str, Vec<usize>>,
+    by_table: std::collections::HashMap<String, Vec<usize>>,
+}
+
+impl<'a> DesignIndex<'a> {
+    fn new(designs: &'a [DesignSummary]) -> DesignIndex<'a> {
+        let mut index = DesignIndex {
+            by_ident: Default::default(),
+            by_table: Default::default(),
+        };
+        for (i, d) in designs.iter().enumerate() {
+            index.by_ident.entry(&d.ident).or_default().push(i);
+            index
+                .by_table
+                .entry(d.table.to_ascii_lowercase())
+                .or_default()
+                .push(i);
+        }
+        index
+    }
+}
+
 /// The designs of the table a query runs on, as the code around it names it (a design's
 /// struct, or a table name some design has), among the designs its program can meet.
 fn tables_queried<'a>(
     site: &FilterSummary,
     scope: &crate::scope::Scope,
     designs: &'a [DesignSummary],
+    index: &DesignIndex<'_>,
 ) -> Vec<&'a DesignSummary> {
-    let mut names: Vec<&str> = Vec::new();
+    let mut tables: Vec<String> = Vec::new();
     for hint in &site.tables {
-        for d in designs.iter().filter(|d| d.scope.meets(scope)) {
-            let named = match hint {
-                scan::TableHint::Design(ident) => &d.ident == ident,
-                scan::TableHint::Name(name) => d.table.eq_ignore_ascii_case(name),
-            };
-            if named && !names.iter().any(|n| n.eq_ignore_ascii_case(&d.table)) {
-                names.push(&d.table);
+        let found: &[usize] = match hint {
+            scan::TableHint::Design(ident) => index
+                .by_ident
+                .get(ident.as_str())
+                .map_or(&[], Vec::as_slice),
+            scan::TableHint::Name(name) => index
+                .by_table
+                .get(&name.to_ascii_lowercase())
+                .map_or(&[], Vec::as_slice),
+        };
+        for &i in found {
+            let table = designs[i].table.to_ascii_lowercase();
+            if designs[i].scope.meets(scope) && !tables.contains(&table) {
+                tables.push(table);
             }
         }
     }
-    designs
+    tables
         .iter()
-        .filter(|d| d.scope.meets(scope) && names.iter().any(|n| n.eq_ignore_ascii_case(&d.table)))
+        .flat_map(|t| index.by_table.get(t).map_or(&[][..], Vec::as_slice))
+        .map(|&i| &designs[i])
+        .filter(|d| d.scope.meets(scope))
         .collect()
 }
 
@@ -669,8 +734,9 @@ pub fn lint_sources(files: Vec<SourceFile>, config: &Config) -> Report {
     }
 
     // Filters.
+    let index = DesignIndex::new(&designs);
     for (site, scope) in filters.iter().zip(&filter_scopes) {
-        let tables = tables_queried(site, scope, &designs);
+        let tables = tables_queried(site, scope, &designs, &index);
         let parsed = if site.all {
             Ok(Filter {
                 expr: table_runtime::query::Expr::Constant(true),

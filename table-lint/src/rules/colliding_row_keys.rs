@@ -67,12 +67,10 @@ pub fn place(d: &DesignSummary, from: &DesignSummary) -> String {
 
 fn check(designs: &[DesignSummary], _: &RuleOptions, out: &mut Vec<(usize, Finding)>) {
     let values = [Values::Plain, Values::Any];
-    for (j, b) in designs.iter().enumerate() {
-        'earlier: for a in &designs[..j] {
-            if !a.scope.meets(&b.scope)
-                || !a.table.eq_ignore_ascii_case(&b.table)
-                || a.same_entity_as(b)
-            {
+    {
+        'earlier: for (i, j) in crate::lint::meeting_pairs(designs) {
+            let (a, b) = (&designs[i], &designs[j]);
+            if a.same_entity_as(b) {
                 continue;
             }
             for (a_row, a_pk, a_rk) in &a.rows {

@@ -51,12 +51,10 @@ the RowKey; include a version in the type to let clients evolve."#,
 
 fn check(designs: &[DesignSummary], _: &RuleOptions, out: &mut Vec<(usize, Finding)>) {
     let mut reported = vec![false; designs.len()];
-    for (j, b) in designs.iter().enumerate() {
-        for (i, a) in designs[..j].iter().enumerate() {
-            if !a.scope.meets(&b.scope)
-                || !a.table.eq_ignore_ascii_case(&b.table)
-                || (a.entity_type.is_some() && b.entity_type.is_some())
-            {
+    {
+        for (i, j) in crate::lint::meeting_pairs(designs) {
+            let (a, b) = (&designs[i], &designs[j]);
+            if a.entity_type.is_some() && b.entity_type.is_some() {
                 continue;
             }
             // The keys tell the types apart when no row of one can have a row of the other's
