@@ -119,7 +119,9 @@ impl DesignSummary {
 pub fn meeting_pairs(designs: &[DesignSummary]) -> Vec<(usize, usize)> {
     use std::collections::HashMap;
     use std::ffi::OsStr;
-    let mut buckets: HashMap<(Option<&OsStr>, String), Vec<usize>> = HashMap::new();
+    // Per package and table: the library's designs, and each other target's.
+    type Targets<'a> = HashMap<&'a crate::scope::Target, Vec<usize>>;
+    let mut buckets: HashMap<(Option<&OsStr>, String), Targets<'_>> = HashMap::new();
     for (i, d) in designs.iter().enumerate() {
         buckets
             .entry((
@@ -127,14 +129,28 @@ pub fn meeting_pairs(designs: &[DesignSummary]) -> Vec<(usize, usize)> {
                 d.table.to_ascii_lowercase(),
             ))
             .or_default()
+            .entry(&d.scope.target)
+            .or_default()
             .push(i);
     }
+    let library = crate::scope::Target::Library;
     let mut pairs = Vec::new();
-    for members in buckets.values() {
+    let all_pairs = |members: &[usize], pairs: &mut Vec<(usize, usize)>| {
         for (n, &j) in members.iter().enumerate() {
             for &i in &members[..n] {
-                if designs[i].scope.meets(&designs[j].scope) {
-                    pairs.push((i, j));
+                pairs.push((i, j));
+            }
+        }
+    };
+    for targets in buckets.values() {
+        let lib = targets.get(&library).map_or(&[][..], Vec::as_slice);
+        for (target, members) in targets {
+            all_pairs(members, &mut pairs);
+            if **target != library {
+                for &x in lib {
+                    for &y in members {
+                        pairs.push((x.min(y), x.max(y)));
+                    }
                 }
             }
         }

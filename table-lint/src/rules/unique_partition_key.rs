@@ -61,6 +61,19 @@ groups of related data and makes range scans impossible."#,
 };
 
 fn check(designs: &[DesignSummary], _: &RuleOptions, out: &mut Vec<(usize, Finding)>) {
+    let varies = |d: &DesignSummary| d.row_fields.iter().any(|f| !d.partition_fields.contains(f));
+    let mut sharing = std::collections::HashSet::new();
+    for (i, j) in crate::lint::meeting_pairs(designs) {
+        let (a, b) = (&designs[i], &designs[j]);
+        if a.partition_key == b.partition_key {
+            if varies(b) {
+                sharing.insert(i);
+            }
+            if varies(a) {
+                sharing.insert(j);
+            }
+        }
+    }
     for (i, design) in designs.iter().enumerate() {
         let pk_fields = &design.partition_fields;
         if pk_fields.is_empty() || design.row_fields.iter().any(|f| !pk_fields.contains(f)) {
@@ -68,16 +81,7 @@ fn check(designs: &[DesignSummary], _: &RuleOptions, out: &mut Vec<(usize, Findi
         }
         // Other entity types with many rows in the same partitions: the row is one of a
         // heterogeneous partition's, not a partition of its own.
-        let shares = designs.iter().enumerate().any(|(j, other)| {
-            j != i
-                && other.scope.meets(&design.scope)
-                && other.table.eq_ignore_ascii_case(&design.table)
-                && other.partition_key == design.partition_key
-                && other
-                    .row_fields
-                    .iter()
-                    .any(|f| !other.partition_fields.contains(f))
-        });
+        let shares = sharing.contains(&i);
         if shares {
             continue;
         }
