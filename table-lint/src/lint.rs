@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use table_derive_internals::keyspace::KeySpace;
+use table_derive_internals::overlap;
 
 use table_derive_internals::check::ProblemKind;
 use table_derive_internals::template::Part;
@@ -113,6 +114,41 @@ impl DesignSummary {
     }
 }
 
+/// Whether a row of one design and a row of another can be one key, searched on their key spaces
+/// at most once per run whichever rules ask (collisions and discriminators ask the same).
+#[derive(Debug, Default)]
+pub struct RowOverlaps(
+    std::cell::RefCell<std::collections::HashMap<RowPair, Option<overlap::Witness>>>,
+);
+
+/// A row of one design and a row of another: (design, row, design, row).
+type RowPair = (usize, usize, usize, usize);
+
+impl RowOverlaps {
+    /// A key row `ra` of design `i` and row `rb` of design `j` both write, if there is one
+    /// (free text on the first side holds no literal character of the templates).
+    pub fn between(
+        &self,
+        designs: &[DesignSummary],
+        (i, ra): (usize, usize),
+        (j, rb): (usize, usize),
+    ) -> Option<overlap::Witness> {
+        self.0
+            .borrow_mut()
+            .entry((i, ra, j, rb))
+            .or_insert_with(|| {
+                let (_, a_pk, a_rk) = &designs[i].rows[ra];
+                let (_, b_pk, b_rk) = &designs[j].rows[rb];
+                overlap::common_key(
+                    &[a_pk, a_rk],
+                    &[b_pk, b_rk],
+                    &[overlap::Values::Plain, overlap::Values::Any],
+                )
+            })
+            .clone()
+    }
+}
+
 /// The pairs `(i, j)`, `i < j`, of designs that share a table (its name compared without case)
 /// and can meet in one program, ordered by `j` then `i`. Designs are bucketed by package and
 /// table first, so a run over thousands of designs never compares every one with every other.
@@ -210,6 +246,8 @@ pub struct FilterSummary {
     /// Whether the query is in test code: a `#[cfg(test)]` item, an integration test or a
     /// bench (set once scopes are known).
     pub test_code: bool,
+    /// The program the query is part of (set once scopes are known).
+    pub scope: crate::scope::Scope,
 }
 
 /// A finding before levels apply: rule, span, message, help, and whether it is only a note.
@@ -451,6 +489,10 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
             tables: site.tables,
             deletes: site.deletes,
             test_code: site.unit_test,
+            scope: crate::scope::Scope {
+                package: None,
+                target: crate::scope::Target::Library,
+            },
         });
     }
     outcome
@@ -637,7 +679,6 @@ impl<'a> DesignIndex<'a> {
 /// struct, or a table name some design has), among the designs its program can meet.
 fn tables_queried<'a>(
     site: &FilterSummary,
-    scope: &crate::scope::Scope,
     designs: &'a [DesignSummary],
     index: &DesignIndex<'_>,
 ) -> Vec<&'a DesignSummary> {
@@ -655,7 +696,7 @@ fn tables_queried<'a>(
         };
         for &i in found {
             let table = designs[i].table.to_ascii_lowercase();
-            if designs[i].scope.meets(scope) && !tables.contains(&table) {
+            if designs[i].scope.meets(&site.scope) && !tables.contains(&table) {
                 tables.push(table);
             }
         }
@@ -664,7 +705,7 @@ fn tables_queried<'a>(
         .iter()
         .flat_map(|t| index.by_table.get(t).map_or(&[][..], Vec::as_slice))
         .map(|&i| &designs[i])
-        .filter(|d| d.scope.meets(scope))
+        .filter(|d| d.scope.meets(&site.scope))
         .collect()
 }
 
@@ -680,7 +721,6 @@ pub fn lint_sources(files: Vec<SourceFile>, config: &Config) -> Report {
     let mut texts: BTreeMap<PathBuf, String> = BTreeMap::new();
     // Each file's program, found once per file that has designs or filters.
     let mut scopes = crate::scope::Scopes::default();
-    let mut filter_scopes: Vec<crate::scope::Scope> = Vec::new();
     for mut o in outcomes {
         if !o.designs.is_empty() || !o.filters.is_empty() {
             let scope = scopes.of(&o.file.path).grouped(&config.programs);
@@ -698,7 +738,7 @@ pub fn lint_sources(files: Vec<SourceFile>, config: &Config) -> Report {
                 if name.starts_with("test:") || name.starts_with("bench:"));
             for site in &mut o.filters {
                 site.test_code |= test_target;
-                filter_scopes.push(scope.clone());
+                site.scope = scope.clone();
             }
         }
         for (rule, start, end, message, help, note) in o.findings {
@@ -720,6 +760,7 @@ pub fn lint_sources(files: Vec<SourceFile>, config: &Config) -> Report {
     }
 
     // Rules across designs.
+    let overlaps = RowOverlaps::default();
     for rule in rules::all() {
         if let Check::Designs(check) = rule.check {
             if config.level(rule) == Level::Allow {
@@ -727,7 +768,7 @@ pub fn lint_sources(files: Vec<SourceFile>, config: &Config) -> Report {
             }
             let options = config.options(rule);
             let mut found = Vec::new();
-            check(&designs, &options, &mut found);
+            check(&designs, &options, &overlaps, &mut found);
             for (di, f) in found {
                 let Some(design) = designs.get_mut(di) else {
                     continue;
@@ -751,8 +792,8 @@ pub fn lint_sources(files: Vec<SourceFile>, config: &Config) -> Report {
 
     // Filters.
     let index = DesignIndex::new(&designs);
-    for (site, scope) in filters.iter().zip(&filter_scopes) {
-        let tables = tables_queried(site, scope, &designs, &index);
+    for site in &filters {
+        let tables = tables_queried(site, &designs, &index);
         let parsed = if site.all {
             Ok(Filter {
                 expr: table_runtime::query::Expr::Constant(true),

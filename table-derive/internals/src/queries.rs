@@ -14,6 +14,21 @@ pub struct QuerySpec {
     pub class: &'static str,
     /// The `$filter`, with `{field}` where the arguments go.
     pub filter: String,
+    /// The fields whose values the method takes, in key order (a range's field once).
+    pub fields: Vec<String>,
+}
+
+/// The fields of the placeholders in `parts`, in order, each once.
+fn fields_of<'a>(parts: impl IntoIterator<Item = &'a Part>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for part in parts {
+        if let Part::Placeholder { field, .. } = part
+            && !out.contains(field)
+        {
+            out.push(field.clone());
+        }
+    }
+    out
 }
 
 fn text_of(parts: &[Part]) -> String {
@@ -33,6 +48,7 @@ fn text_of(parts: &[Part]) -> String {
 pub fn specs_for(design: &Design, prefix: &str, pk: &Key, rk: &Key) -> Vec<QuerySpec> {
     let pk_text = text_of(&pk.template.parts);
     let rk_parts = &rk.template.parts;
+    let pk_parts = &pk.template.parts;
     let mut out = vec![
         QuerySpec {
             method: format!("{prefix}point_query"),
@@ -41,11 +57,13 @@ pub fn specs_for(design: &Design, prefix: &str, pk: &Key, rk: &Key) -> Vec<Query
                 "PartitionKey eq '{pk_text}' and RowKey eq '{}'",
                 text_of(rk_parts)
             ),
+            fields: fields_of(pk_parts.iter().chain(rk_parts)),
         },
         QuerySpec {
             method: format!("{prefix}partition_query"),
             class: "partition scan",
             filter: format!("PartitionKey eq '{pk_text}'"),
+            fields: fields_of(pk_parts),
         },
     ];
     let mut seen: Vec<&str> = Vec::new();
@@ -64,6 +82,7 @@ pub fn specs_for(design: &Design, prefix: &str, pk: &Key, rk: &Key) -> Vec<Query
             continue;
         }
         let before = text_of(&rk_parts[..j]);
+        let fields = fields_of(pk_parts.iter().chain(&rk_parts[..=j]));
         let (lo, hi) = if *format == SegmentFormat::InvertedTicks {
             ("to", "from")
         } else {
@@ -94,6 +113,7 @@ pub fn specs_for(design: &Design, prefix: &str, pk: &Key, rk: &Key) -> Vec<Query
             filter: checked(format!(
                 "PartitionKey eq '{pk_text}' and RowKey ge '{before}{{{field}:{lo}}}' and RowKey lt '{before}{upper}'"
             )),
+            fields: fields.clone(),
         });
         if is_string {
             out.push(QuerySpec {
@@ -102,6 +122,7 @@ pub fn specs_for(design: &Design, prefix: &str, pk: &Key, rk: &Key) -> Vec<Query
                 filter: checked(format!(
                     "PartitionKey eq '{pk_text}' and RowKey ge '{before}{{prefix}}' and RowKey lt '{before}{{prefix+1}}'"
                 )),
+                fields: fields.clone(),
             });
         }
         if j == 0 && *format == SegmentFormat::InvertedTicks {
@@ -109,6 +130,7 @@ pub fn specs_for(design: &Design, prefix: &str, pk: &Key, rk: &Key) -> Vec<Query
                 method: format!("{prefix}latest"),
                 class: "partition scan",
                 filter: format!("PartitionKey eq '{pk_text}' ($top = n, newest first)"),
+                fields: fields_of(pk_parts),
             });
         }
     }

@@ -1,6 +1,6 @@
 //! TK011 `colliding-row-keys`: two keys in one partition that can be the same.
 
-use table_derive_internals::overlap::{Values, common_key, describe};
+use table_derive_internals::overlap::describe;
 
 use super::{Check, Finding, Level, Rule};
 use crate::config::RuleOptions;
@@ -65,48 +65,50 @@ pub fn place(d: &DesignSummary, from: &DesignSummary) -> String {
     }
 }
 
-fn check(designs: &[DesignSummary], _: &RuleOptions, out: &mut Vec<(usize, Finding)>) {
-    let values = [Values::Plain, Values::Any];
-    {
-        'earlier: for (i, j) in crate::lint::meeting_pairs(designs) {
-            let (a, b) = (&designs[i], &designs[j]);
-            if a.same_entity_as(b) {
-                continue;
-            }
-            for (a_row, a_pk, a_rk) in &a.rows {
-                for (b_row, b_pk, b_rk) in &b.rows {
-                    let Some(witness) = common_key(&[a_pk, a_rk], &[b_pk, b_rk], &values) else {
-                        continue;
-                    };
-                    out.push((
-                        j,
-                        Finding::at(
-                            b.start,
-                            b.end,
-                            format!(
-                                "`{}` and `{}` ({}) share table `{}`, and their rows can have one key: {}",
-                                b.ident,
-                                a.ident,
-                                place(a, b),
-                                b.table,
-                                describe(
-                                    &witness,
-                                    &format!("`{}` ({a_row}: `{}` / `{}`)", a.ident, a_pk.template, a_rk.template),
-                                    &format!("`{}` ({b_row}: `{}` / `{}`)", b.ident, b_pk.template, b_rk.template),
-                                ),
-                            ),
-                            format!(
-                                "start the RowKey of `{}` with a prefix no RowKey of `{}` can start with, such as `{}_` (`{}_{}`)",
-                                b.ident,
-                                a.ident,
-                                b.ident.to_ascii_lowercase(),
-                                b.ident.to_ascii_lowercase(),
-                                b_rk.template
+fn check(
+    designs: &[DesignSummary],
+    _: &RuleOptions,
+    overlaps: &crate::lint::RowOverlaps,
+    out: &mut Vec<(usize, Finding)>,
+) {
+    'earlier: for (i, j) in crate::lint::meeting_pairs(designs) {
+        let (a, b) = (&designs[i], &designs[j]);
+        if a.same_entity_as(b) {
+            continue;
+        }
+        for (ra, (a_row, a_pk, a_rk)) in a.rows.iter().enumerate() {
+            for (rb, (b_row, b_pk, b_rk)) in b.rows.iter().enumerate() {
+                let Some(witness) = overlaps.between(designs, (i, ra), (j, rb)) else {
+                    continue;
+                };
+                out.push((
+                    j,
+                    Finding::at(
+                        b.start,
+                        b.end,
+                        format!(
+                            "`{}` and `{}` ({}) share table `{}`, and their rows can have one key: {}",
+                            b.ident,
+                            a.ident,
+                            place(a, b),
+                            b.table,
+                            describe(
+                                &witness,
+                                &format!("`{}` ({a_row}: `{}` / `{}`)", a.ident, a_pk.template, a_rk.template),
+                                &format!("`{}` ({b_row}: `{}` / `{}`)", b.ident, b_pk.template, b_rk.template),
                             ),
                         ),
-                    ));
-                    continue 'earlier;
-                }
+                        format!(
+                            "start the RowKey of `{}` with a prefix no RowKey of `{}` can start with, such as `{}_` (`{}_{}`)",
+                            b.ident,
+                            a.ident,
+                            b.ident.to_ascii_lowercase(),
+                            b.ident.to_ascii_lowercase(),
+                            b_rk.template
+                        ),
+                    ),
+                ));
+                continue 'earlier;
             }
         }
     }

@@ -1,7 +1,5 @@
 //! TK012 `missing-discriminator`: entity types sharing a table that nothing tells apart.
 
-use table_derive_internals::overlap::{Values, common_key};
-
 use super::colliding_row_keys::place;
 use super::{Check, Finding, Level, Rule};
 use crate::config::RuleOptions;
@@ -49,55 +47,55 @@ the RowKey; include a version in the type to let clients evolve."#,
     check: Check::Designs(check),
 };
 
-fn check(designs: &[DesignSummary], _: &RuleOptions, out: &mut Vec<(usize, Finding)>) {
+fn check(
+    designs: &[DesignSummary],
+    _: &RuleOptions,
+    overlaps: &crate::lint::RowOverlaps,
+    out: &mut Vec<(usize, Finding)>,
+) {
     let mut reported = vec![false; designs.len()];
-    {
-        for (i, j) in crate::lint::meeting_pairs(designs) {
-            let (a, b) = (&designs[i], &designs[j]);
-            if a.entity_type.is_some() && b.entity_type.is_some() {
-                continue;
-            }
-            // The keys tell the types apart when no row of one can have a row of the other's
-            // keys (decided on the key spaces, with a witness when they can).
-            let values = [Values::Plain, Values::Any];
-            let shared = a.rows.iter().find_map(|(_, a_pk, a_rk)| {
-                b.rows
-                    .iter()
-                    .find_map(|(_, b_pk, b_rk)| common_key(&[a_pk, a_rk], &[b_pk, b_rk], &values))
-            });
-            let Some(witness) = shared else {
-                continue;
-            };
-            // On the one without a discriminator; the later one when both lack it.
-            let (at, this, other) = if b.entity_type.is_none() {
-                (j, b, a)
-            } else {
-                (i, a, b)
-            };
-            if std::mem::replace(&mut reported[at], true) {
-                continue;
-            }
-            out.push((
-                at,
-                Finding::at(
-                    this.start,
-                    this.end,
-                    format!(
-                        "`{}` shares table `{}` with `{}` ({}) but has no `entity_type`, and their keys (`{}`, `{}`) don't tell them apart: a reader of the row `{}` can't tell which type it is",
-                        this.ident,
-                        this.table,
-                        other.ident,
-                        place(other, this),
-                        this.row_key,
-                        other.row_key,
-                        witness.keys.join("` / `")
-                    ),
-                    format!(
-                        "declare `#[table(entity_type = \"{}\")]` on each type in the table, or start each type's RowKey with a prefix of its own",
-                        this.ident
-                    ),
-                ),
-            ));
+    for (i, j) in crate::lint::meeting_pairs(designs) {
+        let (a, b) = (&designs[i], &designs[j]);
+        if a.entity_type.is_some() && b.entity_type.is_some() {
+            continue;
         }
+        // The keys tell the types apart when no row of one can have a row of the other's
+        // keys (decided on the key spaces, with a witness when they can).
+        let shared = (0..a.rows.len()).find_map(|ra| {
+            (0..b.rows.len()).find_map(|rb| overlaps.between(designs, (i, ra), (j, rb)))
+        });
+        let Some(witness) = shared else {
+            continue;
+        };
+        // On the one without a discriminator; the later one when both lack it.
+        let (at, this, other) = if b.entity_type.is_none() {
+            (j, b, a)
+        } else {
+            (i, a, b)
+        };
+        if std::mem::replace(&mut reported[at], true) {
+            continue;
+        }
+        out.push((
+            at,
+            Finding::at(
+                this.start,
+                this.end,
+                format!(
+                    "`{}` shares table `{}` with `{}` ({}) but has no `entity_type`, and their keys (`{}`, `{}`) don't tell them apart: a reader of the row `{}` can't tell which type it is",
+                    this.ident,
+                    this.table,
+                    other.ident,
+                    place(other, this),
+                    this.row_key,
+                    other.row_key,
+                    witness.keys.join("` / `")
+                ),
+                format!(
+                    "declare `#[table(entity_type = \"{}\")]` on each type in the table, or start each type's RowKey with a prefix of its own",
+                    this.ident
+                ),
+            ),
+        ));
     }
 }

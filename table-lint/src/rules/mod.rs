@@ -77,7 +77,8 @@ impl Level {
 }
 
 /// A check over every design of the run; each finding names its design by index.
-pub type DesignsCheck = fn(&[DesignSummary], &RuleOptions, &mut Vec<(usize, Finding)>);
+pub type DesignsCheck =
+    fn(&[DesignSummary], &RuleOptions, &crate::lint::RowOverlaps, &mut Vec<(usize, Finding)>);
 
 /// A check over the statistics of a live table's data.
 pub type DataCheck = fn(&crate::data::DataContext<'_>, &mut Vec<crate::data::DataFinding>);
@@ -211,7 +212,7 @@ impl FilterContext<'_> {
                 continue;
             }
             for spec in &design.queries {
-                let needs = spec_fields(&spec.filter);
+                let needs: Vec<&str> = spec.fields.iter().map(String::as_str).collect();
                 if !known.iter().any(|k| needs.contains(k)) {
                     continue;
                 }
@@ -246,22 +247,6 @@ impl FilterContext<'_> {
     pub fn finding(&self, message: impl Into<String>, help: impl Into<String>) -> Finding {
         Finding::at(self.site.start, self.site.end, message, help)
     }
-}
-
-/// The fields a generated query's filter takes (`{department}`, `{email:from}`), in order,
-/// without `{prefix}`.
-fn spec_fields(filter: &str) -> Vec<&str> {
-    let mut out: Vec<&str> = Vec::new();
-    for piece in filter.split('{').skip(1) {
-        let Some(inner) = piece.split('}').next() else {
-            continue;
-        };
-        let name = inner.split(':').next().unwrap_or(inner);
-        if name != "prefix" && !name.is_empty() && !out.contains(&name) {
-            out.push(name);
-        }
-    }
-    out
 }
 
 /// One finding of a rule, before levels and suppressions apply.

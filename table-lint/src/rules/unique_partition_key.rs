@@ -60,7 +60,12 @@ groups of related data and makes range scans impossible."#,
     check: Check::Designs(check),
 };
 
-fn check(designs: &[DesignSummary], _: &RuleOptions, out: &mut Vec<(usize, Finding)>) {
+fn check(
+    designs: &[DesignSummary],
+    _: &RuleOptions,
+    _: &crate::lint::RowOverlaps,
+    out: &mut Vec<(usize, Finding)>,
+) {
     let varies = |d: &DesignSummary| d.row_fields.iter().any(|f| !d.partition_fields.contains(f));
     let mut sharing = std::collections::HashSet::new();
     for (i, j) in crate::lint::meeting_pairs(designs) {
