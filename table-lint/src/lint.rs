@@ -3,6 +3,8 @@
 //! and suppressions, and returns the findings in file and line order.
 
 use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use table_derive_internals::keyspace::KeySpace;
@@ -115,14 +117,42 @@ impl DesignSummary {
 }
 
 /// Whether a row of one design and a row of another can be one key, searched on their key spaces
-/// at most once per run whichever rules ask (collisions and discriminators ask the same).
+/// at most once per run whichever rules ask (collisions and discriminators ask the same), and
+/// once per distinct pair of key spaces: designs that repeat one another's templates (copies in
+/// many crates, the same entity in several binaries) share one search.
 #[derive(Debug, Default)]
-pub struct RowOverlaps(
-    std::cell::RefCell<std::collections::HashMap<RowPair, Option<overlap::Witness>>>,
-);
+pub struct RowOverlaps(std::cell::RefCell<OverlapCache>);
 
-/// A row of one design and a row of another: (design, row, design, row).
-type RowPair = (usize, usize, usize, usize);
+#[derive(Debug, Default)]
+struct OverlapCache {
+    /// Each distinct key space seen, numbered.
+    spaces: FxHashMap<KeySpace, u32>,
+    /// A design's row: its PartitionKey's and RowKey's numbers.
+    rows: FxHashMap<(usize, usize), (u32, u32)>,
+    /// The answer for two rows' four key spaces.
+    answers: FxHashMap<[u32; 4], Option<overlap::Witness>>,
+}
+
+impl OverlapCache {
+    fn space(&mut self, space: &KeySpace) -> u32 {
+        if let Some(&n) = self.spaces.get(space) {
+            return n;
+        }
+        let n = u32::try_from(self.spaces.len()).unwrap_or(u32::MAX);
+        self.spaces.insert(space.clone(), n);
+        n
+    }
+
+    fn row(&mut self, designs: &[DesignSummary], (i, r): (usize, usize)) -> (u32, u32) {
+        if let Some(&ids) = self.rows.get(&(i, r)) {
+            return ids;
+        }
+        let (_, pk, rk) = &designs[i].rows[r];
+        let ids = (self.space(pk), self.space(rk));
+        self.rows.insert((i, r), ids);
+        ids
+    }
+}
 
 impl RowOverlaps {
     /// A key row `ra` of design `i` and row `rb` of design `j` both write, if there is one
@@ -133,9 +163,12 @@ impl RowOverlaps {
         (i, ra): (usize, usize),
         (j, rb): (usize, usize),
     ) -> Option<overlap::Witness> {
-        self.0
-            .borrow_mut()
-            .entry((i, ra, j, rb))
+        let mut cache = self.0.borrow_mut();
+        let (a_pk, a_rk) = cache.row(designs, (i, ra));
+        let (b_pk, b_rk) = cache.row(designs, (j, rb));
+        cache
+            .answers
+            .entry([a_pk, a_rk, b_pk, b_rk])
             .or_insert_with(|| {
                 let (_, a_pk, a_rk) = &designs[i].rows[ra];
                 let (_, b_pk, b_rk) = &designs[j].rows[rb];
@@ -498,96 +531,84 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
     outcome
 }
 
-fn check_all(files: Vec<SourceFile>, config: &Config) -> Vec<FileOutcome> {
-    // Files without a relevant word are settled here, in one cheap pass; threads are started
-    // only for the files that have to be lexed.
-    let mut outcomes: Vec<(usize, FileOutcome)> = Vec::with_capacity(files.len());
-    let mut relevant: Vec<(usize, SourceFile)> = Vec::new();
-    for (i, file) in files.into_iter().enumerate() {
-        if might_matter(&file.text) {
-            relevant.push((i, file));
-        } else {
-            outcomes.push((
-                i,
+/// A file to lint: still on disk, or already in memory.
+enum Input {
+    Path(PathBuf),
+    File(SourceFile),
+}
+
+/// One input's result: its outcome, or the path that could not be read and why.
+type Checked = Result<FileOutcome, (PathBuf, String)>;
+
+/// Reads (when on disk) and checks every input, returning the results in the order given.
+/// Threads take the next input as they free up, so reading overlaps lexing and one big file
+/// holds up one thread only; a file without a relevant word is read, not lexed.
+fn check_all(inputs: Vec<Input>, config: &Config) -> Vec<Checked> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = config
+        .threads
+        .unwrap_or(cores)
+        .clamp(1, inputs.len().max(1));
+    let queue: Vec<std::sync::Mutex<Option<Input>>> = inputs
+        .into_iter()
+        .map(|i| std::sync::Mutex::new(Some(i)))
+        .collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || {
+        let mut done: Vec<(usize, Checked)> = Vec::new();
+        loop {
+            let n = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(slot) = queue.get(n) else {
+                return done;
+            };
+            // Each slot is claimed by exactly one thread; a poisoned lock still holds its input.
+            let taken = slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+            let file = match taken {
+                Some(Input::File(f)) => f,
+                Some(Input::Path(p)) => match source::read(&p) {
+                    Ok(f) => f,
+                    Err(e) => {
+                        done.push((n, Err((p, e))));
+                        continue;
+                    }
+                },
+                None => continue,
+            };
+            let outcome = if might_matter(&file.text) {
+                check_file(file, config)
+            } else {
                 FileOutcome {
                     findings: Vec::new(),
                     designs: Vec::new(),
                     filters: Vec::new(),
                     file,
-                },
-            ));
+                }
+            };
+            done.push((n, Ok(outcome)));
         }
-    }
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let threads = config
-        .threads
-        .unwrap_or(cores)
-        .clamp(1, relevant.len().max(1));
-    if threads == 1 {
-        outcomes.extend(
-            relevant
+    };
+    let mut results = if threads == 1 {
+        work()
+    } else {
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (0..threads).map(|_| s.spawn(work)).collect();
+            handles
                 .into_iter()
-                .map(|(i, f)| (i, check_file(f, config))),
-        );
-        outcomes.sort_by_key(|(i, _)| *i);
-        return outcomes.into_iter().map(|(_, o)| o).collect();
-    }
-    let files = relevant;
-    // Deal files round-robin so big and small files spread over the threads.
-    let mut chunks: Vec<Vec<(usize, SourceFile)>> = (0..threads).map(|_| Vec::new()).collect();
-    for (n, (i, f)) in files.into_iter().enumerate() {
-        chunks[n % threads].push((i, f));
-    }
-    let mut results: Vec<(usize, FileOutcome)> = std::thread::scope(|s| {
-        let handles: Vec<_> = chunks
-            .into_iter()
-            .map(|chunk| {
-                s.spawn(move || {
-                    chunk
-                        .into_iter()
-                        .map(|(i, f)| (i, check_file(f, config)))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    });
-    results.extend(outcomes);
-    results.sort_by_key(|(i, _)| *i);
-    results.into_iter().map(|(_, o)| o).collect()
+                .flat_map(|h| h.join().unwrap_or_default())
+                .collect()
+        })
+    };
+    results.sort_by_key(|(n, _)| *n);
+    results.into_iter().map(|(_, r)| r).collect()
 }
 
 /// Lints the Rust files under `paths`.
 pub fn lint_paths(paths: &[PathBuf], config: &Config) -> Result<Report, String> {
     let files = source::discover(paths, &config.exclude)?;
-    let mut sources = Vec::with_capacity(files.len());
-    let mut unreadable = Vec::new();
-    for path in files {
-        match source::read(&path) {
-            Ok(f) => sources.push(f),
-            Err(e) => unreadable.push((path, e)),
-        }
-    }
-    let mut report = lint_sources(sources, config);
-    report.files += unreadable.len();
-    for (path, message) in unreadable {
-        let at = Position { line: 1, column: 1 };
-        push(
-            &mut report,
-            config,
-            &rules::unparsable_source::RULE,
-            path,
-            at,
-            at,
-            message,
-            Some("the file must be readable UTF-8".into()),
-        );
-    }
-    sort(&mut report);
-    Ok(report)
+    Ok(lint_inputs(
+        files.into_iter().map(Input::Path).collect(),
+        config,
+    ))
 }
 
 fn sort(report: &mut Report) {
@@ -711,11 +732,34 @@ fn tables_queried<'a>(
 
 /// Lints files already in memory.
 pub fn lint_sources(files: Vec<SourceFile>, config: &Config) -> Report {
+    lint_inputs(files.into_iter().map(Input::File).collect(), config)
+}
+
+/// Lints files, reading those still on disk; a file that can't be read is a finding.
+fn lint_inputs(inputs: Vec<Input>, config: &Config) -> Report {
     let mut report = Report {
-        files: files.len(),
+        files: inputs.len(),
         ..Report::default()
     };
-    let outcomes = check_all(files, config);
+    let mut outcomes = Vec::new();
+    for checked in check_all(inputs, config) {
+        match checked {
+            Ok(o) => outcomes.push(o),
+            Err((path, message)) => {
+                let at = Position { line: 1, column: 1 };
+                push(
+                    &mut report,
+                    config,
+                    &rules::unparsable_source::RULE,
+                    path,
+                    at,
+                    at,
+                    message,
+                    Some("the file must be readable UTF-8".into()),
+                );
+            }
+        }
+    }
     let mut designs: Vec<DesignSummary> = Vec::new();
     let mut filters: Vec<FilterSummary> = Vec::new();
     let mut texts: BTreeMap<PathBuf, String> = BTreeMap::new();

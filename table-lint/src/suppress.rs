@@ -61,22 +61,32 @@ pub fn apply(
     texts: &BTreeMap<PathBuf, String>,
     config: &Config,
 ) {
+    // Each file's findings, found once: a run with many comments and many findings stays linear.
+    let mut by_file: BTreeMap<&PathBuf, Vec<usize>> = BTreeMap::new();
+    for (i, d) in diagnostics.iter().enumerate() {
+        by_file.entry(&d.file).or_default().push(i);
+    }
+    let mut removed = vec![false; diagnostics.len()];
     let mut extra = Vec::new();
     for (path, text) in texts {
         if !text.contains(MARKER) {
             continue;
         }
+        let in_file = by_file.get(path).map_or(&[][..], Vec::as_slice);
         for allow in comments(text) {
             let rule = rules::find(&allow.rule);
-            let before = diagnostics.len();
+            let mut suppressed = false;
             if let Some(rule) = rule {
-                diagnostics.retain(|d| {
-                    !(d.file == *path
-                        && d.code == rule.code
-                        && (d.start.line == allow.line || d.start.line == allow.line + 1))
-                });
+                for &i in in_file {
+                    let d = &diagnostics[i];
+                    if d.code == rule.code
+                        && (d.start.line == allow.line || d.start.line == allow.line + 1)
+                    {
+                        suppressed |= !removed[i];
+                        removed[i] = true;
+                    }
+                }
             }
-            let suppressed = diagnostics.len() < before;
             let (rule, problem, help) = match rule {
                 None => (
                     &rules::unused_suppression::RULE,
@@ -126,6 +136,8 @@ pub fn apply(
             });
         }
     }
+    let mut keep = removed.iter().map(|r| !r);
+    diagnostics.retain(|_| keep.next().unwrap_or(true));
     diagnostics.extend(extra);
 }
 
