@@ -130,7 +130,7 @@ struct OverlapCache {
     /// A design's row: its PartitionKey's and RowKey's numbers.
     rows: FxHashMap<(usize, usize), (u32, u32)>,
     /// The answer for two rows' four key spaces.
-    answers: FxHashMap<[u32; 4], Option<overlap::Witness>>,
+    answers: FxHashMap<[u32; 4], Option<Overlap>>,
 }
 
 impl OverlapCache {
@@ -154,15 +154,29 @@ impl OverlapCache {
     }
 }
 
+/// Two rows that can have one key: a witness, and how ordinary its free text is.
+#[derive(Debug, Clone)]
+pub struct Overlap {
+    /// Values of both rows and the key they both write.
+    pub witness: overlap::Witness,
+    /// The most ordinary values that meet in the RowKey: [`overlap::Values::Ordinary`] when text
+    /// meets text and numbers meet numbers (any data collides), [`overlap::Values::Plain`] when a
+    /// text field must be written like a number, GUID or date of the other row, and
+    /// [`overlap::Values::Any`] when it must spell a literal word of the other template.
+    pub values: overlap::Values,
+}
+
 impl RowOverlaps {
-    /// A key row `ra` of design `i` and row `rb` of design `j` both write, if there is one
-    /// (free text on the first side holds no literal character of the templates).
+    /// A key row `ra` of design `i` and row `rb` of design `j` both write, if there is one,
+    /// found with the most ordinary values that make one (partitions always meet with plain
+    /// values: text that spells no literal of the templates).
     pub fn between(
         &self,
         designs: &[DesignSummary],
         (i, ra): (usize, usize),
         (j, rb): (usize, usize),
-    ) -> Option<overlap::Witness> {
+    ) -> Option<Overlap> {
+        use overlap::Values::{Any, Ordinary, Plain};
         let mut cache = self.0.borrow_mut();
         let (a_pk, a_rk) = cache.row(designs, (i, ra));
         let (b_pk, b_rk) = cache.row(designs, (j, rb));
@@ -172,11 +186,27 @@ impl RowOverlaps {
             .or_insert_with(|| {
                 let (_, a_pk, a_rk) = &designs[i].rows[ra];
                 let (_, b_pk, b_rk) = &designs[j].rows[rb];
-                overlap::common_key(
-                    &[a_pk, a_rk],
-                    &[b_pk, b_rk],
-                    &[overlap::Values::Plain, overlap::Values::Any],
-                )
+                let meet = |values: [overlap::Values; 2]| {
+                    overlap::common_key(&[a_pk, a_rk], &[b_pk, b_rk], &values)
+                };
+                // The widest search first: most pairs never meet, and that settles them.
+                let any = meet([Plain, Any])?;
+                if let Some(witness) = meet([Ordinary, Ordinary]) {
+                    return Some(Overlap {
+                        witness,
+                        values: Ordinary,
+                    });
+                }
+                Some(match meet([Plain, Plain]) {
+                    Some(witness) => Overlap {
+                        witness,
+                        values: Plain,
+                    },
+                    None => Overlap {
+                        witness: any,
+                        values: Any,
+                    },
+                })
             })
             .clone()
     }
@@ -767,7 +797,12 @@ fn lint_inputs(inputs: Vec<Input>, config: &Config) -> Report {
     let mut scopes = crate::scope::Scopes::default();
     for mut o in outcomes {
         if !o.designs.is_empty() || !o.filters.is_empty() {
-            let scope = scopes.of(&o.file.path).grouped(&config.programs);
+            let has_main = o.file.text.lines().any(|l| {
+                l.starts_with("fn main(")
+                    || l.starts_with("pub fn main(")
+                    || l.starts_with("async fn main(")
+            });
+            let scope = scopes.of(&o.file.path, has_main).grouped(&config.programs);
             for design in &mut o.designs {
                 design.scope = scope.clone();
                 if design.unit_test {
@@ -819,7 +854,7 @@ fn lint_inputs(inputs: Vec<Input>, config: &Config) -> Report {
                 };
                 if !allowed(&mut design.allows, rule) {
                     let file = design.file.clone();
-                    push(
+                    push_capped(
                         &mut report,
                         config,
                         rule,
@@ -828,6 +863,7 @@ fn lint_inputs(inputs: Vec<Input>, config: &Config) -> Report {
                         f.end,
                         f.message,
                         f.help,
+                        f.note,
                     );
                 }
             }

@@ -11,8 +11,11 @@
 //!   `src/lib.rs`).
 //!
 //! Files outside any package are grouped by the folder they are in, and files below the first
-//! level of a target folder (`tests/fixtures/a/b.rs`) by that first level (`test:fixtures`).
-//! Designs of different packages are never compared.
+//! level of a target folder (`tests/fixtures/a/b.rs`) by that first level (`test:fixtures`):
+//! Cargo builds `tests/fixtures/main.rs` as one test, and without it such files are modules
+//! the tests share. A file there with a `fn main` of its own is a program by itself, as the
+//! inputs of `trybuild` and other compile tests are (`test:ui/fail_x`). Designs of different
+//! packages are never compared.
 
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
@@ -116,8 +119,8 @@ impl Scopes {
         found
     }
 
-    /// The scope of a source file.
-    pub fn of(&mut self, file: &Path) -> Scope {
+    /// The scope of a source file; `has_main` says the file declares a `fn main` of its own.
+    pub fn of(&mut self, file: &Path, has_main: bool) -> Scope {
         let absolute = std::path::absolute(file).unwrap_or_else(|_| file.to_owned());
         let dir = absolute.parent().unwrap_or(Path::new("/")).to_owned();
         let Some(package) = self.package(&dir) else {
@@ -135,7 +138,20 @@ impl Scopes {
                 _ => None,
             })
             .collect();
-        let target = target_of(&relative, &package);
+        let mut target = target_of(&relative, &package);
+        if let [folder, sub, rest @ ..] = relative.as_slice()
+            && has_main
+            && !rest.is_empty()
+            && is_target_folder(folder)
+            && !package.join(folder).join(sub).join("main.rs").is_file()
+        {
+            let path = relative[1..].join("/");
+            target = Target::Program(format!(
+                "{}:{}",
+                kind_of(folder),
+                path.strip_suffix(".rs").unwrap_or(&path)
+            ));
+        }
         Scope {
             package: Some(package),
             target,
@@ -226,8 +242,28 @@ mod tests {
             target: Target::Library,
         };
         assert!(!elsewhere.meets(&a) && !elsewhere.meets(&lib));
+        // Files of a folder below `tests/` are one group of modules, unless a file has a
+        // `fn main` of its own (a compile test's input): then it is a program by itself.
         let mut scopes = Scopes::default();
-        let this = scopes.of(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src/scope.rs"));
+        let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let fixture = here.join("tests/fixtures/TK011/bad.rs");
+        assert_eq!(
+            scopes.of(&fixture, false).target,
+            Target::Program("test:fixtures".into())
+        );
+        assert_eq!(
+            scopes.of(&fixture, true).target,
+            Target::Program("test:fixtures/TK011/bad".into())
+        );
+        // A test's own file stays the test, `fn main` or not.
+        assert_eq!(
+            scopes.of(&here.join("tests/cli.rs"), true).target,
+            Target::Program("test:cli".into())
+        );
+        let this = scopes.of(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("src/scope.rs"),
+            false,
+        );
         assert_eq!(this.target, Target::Library);
         assert_eq!(this.describe(), "library of table-lint");
     }

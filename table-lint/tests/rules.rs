@@ -122,3 +122,61 @@ fn every_finding_has_help() {
         without.join("\n")
     );
 }
+
+/// TK011 and TK012 on keys that meet only with unusual values: a collision that any data makes
+/// is an error, one that needs a name of digits or an id spelling a literal word is a note, and
+/// a literal word is a marker TK012 lets a reader go by.
+#[test]
+fn collisions_are_graded_by_the_values_they_take() {
+    use table_lint::diagnostic::Severity;
+    use table_lint::source::SourceFile;
+    let findings = |text: &str| {
+        let report = table_lint::lint::lint_sources(
+            vec![SourceFile {
+                path: "designs.rs".into(),
+                text: text.to_owned(),
+            }],
+            &Config::default(),
+        );
+        let mut found: Vec<(&'static str, Severity)> = report
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == "TK011" || d.code == "TK012")
+            .map(|d| (d.code, d.severity))
+            .collect();
+        found.sort_by_key(|f| f.0);
+        found
+    };
+    let pair = |a: &str, b: &str| {
+        format!(
+            "#[derive(TableEntity)]\n#[table(name = \"T\", partition_key = \"{{team}}\", row_key = \"{a}\")]\nstruct A {{ team: String, name: String, #[table(max = 999_999)] id: u32 }}\n\
+             #[derive(TableEntity)]\n#[table(name = \"T\", partition_key = \"{{team}}\", row_key = \"{b}\")]\nstruct B {{ team: String, title: String, #[table(max = 999_999)] number: u32 }}\n"
+        )
+    };
+    // Text against text, numbers against numbers: any data collides.
+    assert_eq!(
+        findings(&pair("{name}", "{title}")),
+        [("TK011", Severity::Error), ("TK012", Severity::Warning)]
+    );
+    assert_eq!(
+        findings(&pair("{id:06}", "{number:06}")),
+        [("TK011", Severity::Error), ("TK012", Severity::Warning)]
+    );
+    // A name would have to be six digits: a note, and the reader still guesses from the shape.
+    assert_eq!(
+        findings(&pair("{name}", "{number:06}")),
+        [("TK011", Severity::Note), ("TK012", Severity::Warning)]
+    );
+    // A name would have to be the word `settings`: a note, and the word tells the rows apart.
+    assert_eq!(
+        findings(&pair("{name}", "settings")),
+        [("TK011", Severity::Note)]
+    );
+    // Keys that never meet: nothing.
+    assert_eq!(findings(&pair("a_{name}", "b_{title}")), []);
+    // A property both types store that says what a row is counts as a discriminator.
+    let kinds = pair("{name}", "{title}")
+        .replace("name: String,", "name: String, kind: String,")
+        .replace("title: String,", "title: String, kind: String,");
+    assert_eq!(findings(&kinds), [("TK011", Severity::Error)]);
+}

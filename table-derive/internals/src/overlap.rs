@@ -5,13 +5,16 @@
 //! character that stands for every other), whose language is a subset of the keys the
 //! template writes: fixed-width parts exactly (digits between their bounds, GUIDs), dates
 //! with days 01–28, free text of 1 to [`TEXT_CAP`] characters that never lets its separator
-//! occur early, escaped text without escapes. In a key searched with [`Values::Plain`], free
-//! text holds no character that a literal of either template holds: a collision that needs a
-//! name to spell another key's literal (a department called `lastname_x` beside the
-//! `lastname_{department}` partitions of an index) is not one that ordinary values make. A breadth-first search over the product of two
-//! automata yields the shortest keys in both, and each candidate is confirmed by
-//! [`KeySpace::matches`] on both sides (and by the caller's own check of the values) before it
-//! counts. So a witness is a real key of both templates; without one, there is no finding.
+//! occur early, escaped text without escapes. How free text may look is chosen key by key
+//! ([`Values`]): with [`Values::Plain`] it holds no character that a literal of either template
+//! holds (a department called `lastname_x` beside the `lastname_{department}` partitions of an
+//! index is not a value anyone writes), and with [`Values::Ordinary`] it is not written like a
+//! number, a GUID or a date either, so keys meet only text against text and numbers against
+//! numbers. Searching the same pair with less and less ordinary values tells a collision that
+//! any data makes from one that needs a name of digits or an id that spells a literal word.
+//! A breadth-first search over the product of two automata yields the shortest keys in both,
+//! and each candidate is confirmed by [`KeySpace::matches`] on both sides (and by the caller's
+//! own check of the values) before it counts. So a witness is a real key of both templates; without one, there is no finding.
 //!
 //! The search is bounded ([`STATE_BUDGET`] product states): past it, it answers "none found",
 //! which can only miss a finding, never invent one.
@@ -55,8 +58,8 @@ enum Piece {
         escaped: bool,
         max: usize,
         separator: Option<Vec<char>>,
-        /// Whether the text avoids the templates' literal characters ([`Values::Plain`]).
-        plain: bool,
+        /// Which characters the text may hold.
+        values: Values,
     },
 }
 
@@ -89,7 +92,7 @@ fn date_pieces() -> Vec<Piece> {
 }
 
 /// The pieces of one language, as a subset of what it writes.
-fn pieces(language: &Language, follows: &Follows, plain: bool) -> Vec<Piece> {
+fn pieces(language: &Language, follows: &Follows, values: Values) -> Vec<Piece> {
     let separator = match follows {
         Follows::Separator(text) => Some(text.chars().collect::<Vec<char>>()),
         Follows::End => None,
@@ -136,13 +139,13 @@ fn pieces(language: &Language, follows: &Follows, plain: bool) -> Vec<Piece> {
             escaped: false,
             max: cap(max_len),
             separator,
-            plain,
+            values,
         }],
         Language::Opaque => vec![Piece::Text {
             escaped: false,
             max: TEXT_CAP,
             separator,
-            plain,
+            values,
         }],
         Language::Escaped { max_len } => {
             // Kept characters never include the terminator, so the first space ends the text.
@@ -150,7 +153,7 @@ fn pieces(language: &Language, follows: &Follows, plain: bool) -> Vec<Piece> {
                 escaped: true,
                 max: cap(max_len),
                 separator: None,
-                plain,
+                values,
             }];
             if separator.is_some() {
                 p.push(lit(&ESCAPED_TERMINATOR.to_string()));
@@ -210,17 +213,29 @@ struct Cursor {
 #[derive(Debug, Clone)]
 struct Automaton {
     pieces: Vec<Compiled>,
-    /// Characters plain text may not hold: every literal character of both templates.
+    /// Characters plain and ordinary text may not hold: every literal character of both
+    /// templates.
     banned: HashSet<char>,
 }
 
-/// Which values a search lets free text hold.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Which values a search lets free text hold, from the most to the least restricted (and
+/// ordered so).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Values {
-    /// Text without any character of the templates' literals: collisions ordinary values make.
+    /// Text that neither spells a literal of the templates nor is written like a formatted
+    /// field (no digit, no hex letter, none of the punctuation of dates and instants): keys
+    /// that meet this way meet with text against text and numbers against numbers.
+    Ordinary,
+    /// Text without any character of the templates' literals, but possibly shaped like a
+    /// number, a GUID or a date: a name that would have to be `000152` to meet an id.
     Plain,
-    /// Any text the template writes.
+    /// Any text the template writes, a literal word of the other template included.
     Any,
+}
+
+/// Whether a formatted segment (a number, a GUID, a date or an instant) writes `ch`.
+fn formatted_char(ch: char) -> bool {
+    ch.is_ascii_digit() || matches!(ch, 'a'..='f' | '-' | 'T' | ':' | '.' | 'Z')
 }
 
 impl Automaton {
@@ -230,9 +245,9 @@ impl Automaton {
             if i > 0 {
                 pieces.push(lit(&KEY_JOINER.to_string()));
             }
-            let plain = values.get(i) == Some(&Values::Plain);
+            let values = values.get(i).copied().unwrap_or(Values::Any);
             for segment in &space.segments {
-                pieces.extend(self::pieces(&segment.language, &segment.follows, plain));
+                pieces.extend(self::pieces(&segment.language, &segment.follows, values));
             }
         }
         let pieces = pieces
@@ -348,13 +363,14 @@ impl Automaton {
                 escaped,
                 max,
                 separator,
-                plain,
+                values,
             } => {
-                if at >= *max
-                    || is_forbidden_key_char(ch)
-                    || ch == KEY_JOINER
-                    || (*plain && self.banned.contains(&ch))
-                {
+                let refused = match values {
+                    Values::Any => false,
+                    Values::Plain => self.banned.contains(&ch),
+                    Values::Ordinary => self.banned.contains(&ch) || formatted_char(ch),
+                };
+                if at >= *max || is_forbidden_key_char(ch) || ch == KEY_JOINER || refused {
                     return None;
                 }
                 if *escaped && !kept_by_escaping(ch) {
@@ -693,5 +709,29 @@ mod tests {
         assert_eq!(w.keys, ["x"]);
         // So do a name and a number: names may be digits.
         assert!(meet_plainly("{name}", "{id}").is_some());
+    }
+
+    fn meet_ordinarily(a: &str, b: &str) -> Option<Witness> {
+        let d = fields();
+        let (a, b) = (space(&d, a), space(&d, b));
+        common_key(&[&a], &[&b], &[Values::Ordinary])
+    }
+
+    #[test]
+    fn ordinary_values_meet_text_with_text_and_numbers_with_numbers() {
+        // Text against text, and numbers against numbers, meet with ordinary values.
+        assert_eq!(meet_ordinarily("{name}", "{other}").unwrap().keys, ["x"]);
+        assert!(meet_ordinarily("{id:010}", "{id}").is_some());
+        assert!(meet_ordinarily("{name}_{id:06}", "{other}_{id:06}").is_some());
+        // A name written as digits, a GUID or an instant is not ordinary; a literal word is
+        // not either.
+        assert_eq!(meet_ordinarily("{name}", "{id:06}"), None);
+        assert_eq!(meet_ordinarily("{name}", "{guid}"), None);
+        assert_eq!(meet_ordinarily("{name}", "{at}"), None);
+        assert_eq!(meet_ordinarily("{name}", "user"), None);
+        // Each of those is found with less ordinary values.
+        assert!(meet_plainly("{name}", "{id:06}").is_some());
+        assert_eq!(meet_plainly("{name}", "user"), None);
+        assert!(meet("{name}", "user").is_some());
     }
 }

@@ -1,10 +1,10 @@
 //! TK011 `colliding-row-keys`: two keys in one partition that can be the same.
 
-use table_derive_internals::overlap::describe;
+use table_derive_internals::overlap::{Values, describe};
 
 use super::{Check, Finding, Level, Rule};
 use crate::config::RuleOptions;
-use crate::lint::DesignSummary;
+use crate::lint::{DesignSummary, Overlap};
 
 /// The rule.
 pub static RULE: Rule = Rule {
@@ -22,12 +22,18 @@ second.
 
 Each finding comes with a witness: values of both structs that write the same keys, found on
 the templates' key spaces (fixed-width numbers, GUIDs, instants, text and the literals between
-them) and confirmed by both templates' own parsers. The partitions must meet with ordinary
-values (text that spells no literal of the other template: a department named `lastname_x`
-beside `lastname_{department}` partitions is not counted); within a partition every RowKey
-must stay apart whatever the values. Without a witness there is no finding: the guide's
-`empid_{id:06}` beside `empid_{id:06}_{year:04}`, or `{order}_line` beside `{order}_note`,
-never collide.
+them) and confirmed by both templates' own parsers. The partitions must meet with plain values
+(text that spells no literal of the other template: a department named `lastname_x` beside
+`lastname_{department}` partitions is not counted). Without a witness there is no finding: the
+guide's `empid_{id:06}` beside `empid_{id:06}_{year:04}`, or `{order}_line` beside
+`{order}_note`, never collide.
+
+The witness is searched with the most ordinary values first. When text meets text and numbers
+meet numbers (two free-text RowKeys, two ids of one width), any data collides: that is the
+finding at the rule's level. When the keys only meet if a text field is written like the other
+row's number, GUID or date (a last name `000152` beside `{employee_id:06}`), or spells a literal
+word of the other template (a user id `user` beside a `user` RowKey), the collision depends on
+values the data may never hold: it is reported as a note, with the values it takes.
 
 ## Why it is bad
 PartitionKey and RowKey together are the identity of an entity. When two keys of different
@@ -71,45 +77,79 @@ fn check(
     overlaps: &crate::lint::RowOverlaps,
     out: &mut Vec<(usize, Finding)>,
 ) {
-    'earlier: for (i, j) in crate::lint::meeting_pairs(designs) {
+    for (i, j) in crate::lint::meeting_pairs(designs) {
         let (a, b) = (&designs[i], &designs[j]);
         if a.same_entity_as(b) {
             continue;
         }
-        for (ra, (a_row, a_pk, a_rk)) in a.rows.iter().enumerate() {
-            for (rb, (b_row, b_pk, b_rk)) in b.rows.iter().enumerate() {
-                let Some(witness) = overlaps.between(designs, (i, ra), (j, rb)) else {
+        // The pair of rows that meets with the most ordinary values.
+        let mut found: Option<(Overlap, usize, usize)> = None;
+        'rows: for ra in 0..a.rows.len() {
+            for rb in 0..b.rows.len() {
+                let Some(o) = overlaps.between(designs, (i, ra), (j, rb)) else {
                     continue;
                 };
-                out.push((
-                    j,
-                    Finding::at(
-                        b.start,
-                        b.end,
-                        format!(
-                            "`{}` and `{}` ({}) share table `{}`, and their rows can have one key: {}",
-                            b.ident,
-                            a.ident,
-                            place(a, b),
-                            b.table,
-                            describe(
-                                &witness,
-                                &format!("`{}` ({a_row}: `{}` / `{}`)", a.ident, a_pk.template, a_rk.template),
-                                &format!("`{}` ({b_row}: `{}` / `{}`)", b.ident, b_pk.template, b_rk.template),
-                            ),
-                        ),
-                        format!(
-                            "start the RowKey of `{}` with a prefix no RowKey of `{}` can start with, such as `{}_` (`{}_{}`)",
-                            b.ident,
-                            a.ident,
-                            b.ident.to_ascii_lowercase(),
-                            b.ident.to_ascii_lowercase(),
-                            b_rk.template
-                        ),
-                    ),
-                ));
-                continue 'earlier;
+                let ordinary = o.values == Values::Ordinary;
+                if found.as_ref().is_none_or(|(f, ..)| o.values < f.values) {
+                    found = Some((o, ra, rb));
+                }
+                if ordinary {
+                    break 'rows;
+                }
             }
         }
+        let Some((overlap, ra, rb)) = found else {
+            continue;
+        };
+        let ((a_row, a_pk, a_rk), (b_row, b_pk, b_rk)) = (&a.rows[ra], &b.rows[rb]);
+        let values = match overlap.values {
+            Values::Ordinary => "",
+            Values::Plain => {
+                "; ordinary values never meet here: it takes text written like the other row's number, GUID or date, which the data may rule out"
+            }
+            Values::Any => {
+                "; ordinary values never meet here: it takes text that spells a literal word of the other template, which the data may rule out"
+            }
+        };
+        let finding = Finding::at(
+            b.start,
+            b.end,
+            format!(
+                "`{}` and `{}` ({}) share table `{}`, and their rows can have one key: {}{values}",
+                b.ident,
+                a.ident,
+                place(a, b),
+                b.table,
+                describe(
+                    &overlap.witness,
+                    &format!(
+                        "`{}` ({a_row}: `{}` / `{}`)",
+                        a.ident, a_pk.template, a_rk.template
+                    ),
+                    &format!(
+                        "`{}` ({b_row}: `{}` / `{}`)",
+                        b.ident, b_pk.template, b_rk.template
+                    ),
+                ),
+            ),
+            format!(
+                "start the RowKey of `{}` with a prefix no RowKey of `{}` can start with, such as `{}_` (`{}_{}`)",
+                b.ident,
+                a.ident,
+                b.ident.to_ascii_lowercase(),
+                b.ident.to_ascii_lowercase(),
+                b_rk.template
+            ),
+        );
+        // Only a collision ordinary data makes is a defect; one that needs unusual values is a
+        // risk to note.
+        out.push((
+            j,
+            if overlap.values == Values::Ordinary {
+                finding
+            } else {
+                finding.as_note()
+            },
+        ));
     }
 }

@@ -4,6 +4,7 @@ use super::colliding_row_keys::place;
 use super::{Check, Finding, Level, Rule};
 use crate::config::RuleOptions;
 use crate::lint::DesignSummary;
+use table_derive_internals::overlap::Values;
 
 /// The rule.
 pub static RULE: Rule = Rule {
@@ -18,8 +19,13 @@ Two structs stored in the same table (names compared without case), at least one
 have the keys of a row of the other (decided on the templates' key spaces, as TK011 decides it;
 the message shows such a key). Keys that differ anywhere a reader can see, a literal prefix
 (`emp_{id}`, `dept_{name}`) or suffix (`{order}_line`, `{order}_note`), a fixed width, or
-PartitionKeys that never meet, tell the types apart and are not flagged. The finding is on the struct without
-`entity_type` (the later one when both lack it).
+PartitionKeys that never meet, tell the types apart and are not flagged. Nor is a literal word
+that one type's key has where the other's has free text (`{user_id}` / `user` beside
+`{conversation_id}` / `{user_id}`): the word is a marker a reader goes by, and TK011 notes the
+collision it would take. A property both types store under one name that says what a row is
+(`Kind`, `Type`, `Category`, `Discriminator`, `EntityType`, `RecordType`, …) is the code's own
+discriminator and is not flagged either. The finding is on the struct without `entity_type`
+(the later one when both lack it).
 
 ## Why it is bad
 Table storage is schemaless: a query over a partition or the table returns whatever rows match,
@@ -47,6 +53,39 @@ the RowKey; include a version in the type to let clients evolve."#,
     check: Check::Designs(check),
 };
 
+/// Property names (compared without case and underscores) that say what a row is.
+const KIND_NAMES: [&str; 12] = [
+    "kind",
+    "type",
+    "category",
+    "discriminator",
+    "entitytype",
+    "entitykind",
+    "recordtype",
+    "rowtype",
+    "itemtype",
+    "doctype",
+    "documenttype",
+    "objecttype",
+];
+
+/// A property both designs store under one name that says what a row is (`Kind`, `Category`,
+/// `EntityType`, …): a discriminator of the code's own, which a reader can go by.
+fn kind_property<'d>(a: &'d DesignSummary, b: &DesignSummary) -> Option<&'d str> {
+    let says_kind = |name: &str| {
+        let plain: String = name
+            .chars()
+            .filter(|c| *c != '_')
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        KIND_NAMES.contains(&plain.as_str())
+    };
+    a.fields
+        .iter()
+        .find(|f| says_kind(&f.property) && b.property(&f.property).is_some())
+        .map(|f| f.property.as_str())
+}
+
 fn check(
     designs: &[DesignSummary],
     _: &RuleOptions,
@@ -56,15 +95,21 @@ fn check(
     let mut reported = vec![false; designs.len()];
     for (i, j) in crate::lint::meeting_pairs(designs) {
         let (a, b) = (&designs[i], &designs[j]);
-        if a.entity_type.is_some() && b.entity_type.is_some() {
+        if (a.entity_type.is_some() && b.entity_type.is_some()) || kind_property(a, b).is_some() {
             continue;
         }
         // The keys tell the types apart when no row of one can have a row of the other's
-        // keys (decided on the key spaces, with a witness when they can).
+        // keys (decided on the key spaces, with a witness when they can). A literal word that
+        // a row of one type has in place of the other's free text (`user` beside `{user_id}`)
+        // is a marker a reader can go by: only keys that meet with text or numbers count.
         let shared = (0..a.rows.len()).find_map(|ra| {
-            (0..b.rows.len()).find_map(|rb| overlaps.between(designs, (i, ra), (j, rb)))
+            (0..b.rows.len()).find_map(|rb| {
+                overlaps
+                    .between(designs, (i, ra), (j, rb))
+                    .filter(|o| o.values < Values::Any)
+            })
         });
-        let Some(witness) = shared else {
+        let Some(witness) = shared.map(|o| o.witness) else {
             continue;
         };
         // On the one without a discriminator; the later one when both lack it.

@@ -42,9 +42,9 @@ struct PaymentEvent {
     /// `new Date(event.time).getTime()`, 13 digits.
     #[table(as_string, max = 9_999_999_999_999)]
     at_ms: u64,
-    /// The payment scheme's number (`schemeId.toString()`, one or two digits).
-    #[table(max_len = 2)]
-    scheme_id: String,
+    /// The payment scheme's number: a positive integer in the message schema
+    /// (`app/inbound/schemas/payment.js`), written by `schemeId.toString()`.
+    scheme_id: u32,
     /// `frn`, `correlationId`, `schemeId` or `batch`: which copy this row is.
     category: String,
     source: String,
