@@ -11,6 +11,10 @@ pub static RULE: Rule = Rule {
     summary: "a PartitionKey template with no field: every entity lands in one partition",
     docs: r#"## What it flags
 A `partition_key` template without any `{field}` placeholder, such as `partition_key = "all"`.
+A struct whose RowKey is constant too is a single row (a counter, a settings row) and is left
+alone, unless the PartitionKey's text is the name of one of its fields (`"Department"` beside a
+`department` field): then a value was meant, every entity gets the same keys, and each write
+replaces the last. The help then names the placeholder.
 
 ## Why it is bad
 A partition is served by one server. With a single PartitionKey every read and write goes to
@@ -35,19 +39,65 @@ load."#,
     check: Check::Entity(check),
 };
 
+/// The field a literal key names: the text is a field's or a property's name (compared without
+/// case and underscores), a placeholder written without its braces (`Department` for
+/// `{department}`).
+fn named_field<'d>(
+    design: &'d table_derive_internals::Design,
+    literal: &str,
+) -> Option<&'d table_derive_internals::ast::Field> {
+    let plain = |s: &str| -> String {
+        s.chars()
+            .filter(|c| *c != '_')
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
+    };
+    let wanted = plain(literal);
+    design.fields.iter().find(|f| {
+        !f.skip && (plain(&f.ident.to_string()) == wanted || plain(&f.property) == wanted)
+    })
+}
+
 fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
     let key = &ctx.design.partition_key;
+    if !key.template.is_constant() {
+        return;
+    }
+    let named = named_field(ctx.design, &key.template.text);
     // A constant RowKey too makes a single row (a counter, a settings row): one entity, not a
-    // partition that every entity of the type crowds into.
+    // partition that every entity of the type crowds into. Unless the literal is a field's
+    // name: a value was meant, and every entity gets the same key.
     let singleton = ctx.design.row_key.template.is_constant();
-    if key.template.is_constant() && !singleton {
-        out.push(Finding::new(
-            key.span,
+    if singleton && named.is_none() {
+        return;
+    }
+    let (message, help) = match named {
+        Some(field) => (
+            format!(
+                "PartitionKey `{}` has no field, and `{}` is the name of the field `{}`: every `{}` lands in one partition{}",
+                key.template.text,
+                key.template.text,
+                field.ident,
+                ctx.design.ident,
+                if singleton {
+                    " under one key, so each write replaces the last"
+                } else {
+                    ""
+                }
+            ),
+            format!(
+                "to key by the field's value, write the placeholder: `{{{}}}`",
+                field.ident
+            ),
+        ),
+        None => (
             format!(
                 "PartitionKey `{}` has no field: every `{}` lands in one partition",
                 key.template.text, ctx.design.ident
             ),
-            "lead the PartitionKey with a field that spreads the load, such as `{customer_id}`",
-        ));
-    }
+            "lead the PartitionKey with a field that spreads the load, such as `{customer_id}`"
+                .to_owned(),
+        ),
+    };
+    out.push(Finding::new(key.span, message, help));
 }
