@@ -628,16 +628,19 @@ mod tests {
         })
     }
 
-    fn meet(a: &str, b: &str) -> Option<Witness> {
+    /// A key two templates of [`fields`] both write, free text holding `values`.
+    fn meet_with(values: Values, a: &str, b: &str) -> Option<Witness> {
         let d = fields();
         let (a, b) = (space(&d, a), space(&d, b));
-        common_key(&[&a], &[&b], &[Values::Any])
+        common_key(&[&a], &[&b], &[values])
+    }
+
+    fn meet(a: &str, b: &str) -> Option<Witness> {
+        meet_with(Values::Any, a, b)
     }
 
     fn meet_plainly(a: &str, b: &str) -> Option<Witness> {
-        let d = fields();
-        let (a, b) = (space(&d, a), space(&d, b));
-        common_key(&[&a], &[&b], &[Values::Plain])
+        meet_with(Values::Plain, a, b)
     }
 
     #[test]
@@ -712,9 +715,7 @@ mod tests {
     }
 
     fn meet_ordinarily(a: &str, b: &str) -> Option<Witness> {
-        let d = fields();
-        let (a, b) = (space(&d, a), space(&d, b));
-        common_key(&[&a], &[&b], &[Values::Ordinary])
+        meet_with(Values::Ordinary, a, b)
     }
 
     #[test]
