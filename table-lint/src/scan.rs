@@ -322,7 +322,7 @@ impl Visitor {
                     if (word == "let" || word == "const" || word == "static")
                         && let Some((name, value)) = bound_value(&tokens[i + 1..])
                     {
-                        if let Some(string) = string_value(value) {
+                        if let Some(string) = whole_string_value(value) {
                             self.strings.insert(name.clone(), string);
                         }
                         if let Some(at) = value
@@ -465,11 +465,52 @@ impl Visitor {
         if let Some(found) = string_value(first) {
             return Some(found);
         }
-        first.iter().find_map(|t| match t {
-            TokenTree::Ident(id) => self.strings.get(&id.to_string()).cloned(),
-            _ => None,
-        })
+        // A name, alone or with conversions after it (`f`, `&f`, `f.as_str()`, `f.clone()`):
+        // a name inside a bigger expression (a closure `|x| x.ok()`, a call) is not the filter.
+        let rest: Vec<&TokenTree> = first
+            .iter()
+            .skip_while(|t| matches!(t, TokenTree::Punct(p) if matches!(p.as_char(), '&' | '*')))
+            .collect();
+        let (TokenTree::Ident(name), conversions) = rest.split_first()? else {
+            return None;
+        };
+        if !only_conversions(conversions) {
+            return None;
+        }
+        self.strings.get(&name.to_string()).cloned()
     }
+}
+
+/// Whether tokens are only argument-less method calls (`.as_str()`, `.to_owned()`): a value
+/// converted, not computed from.
+fn only_conversions(tokens: &[&TokenTree]) -> bool {
+    tokens.chunks(3).all(|c| {
+        matches!(c, [TokenTree::Punct(dot), TokenTree::Ident(_), TokenTree::Group(args)]
+            if dot.as_char() == '.' && args.stream().is_empty())
+    })
+}
+
+/// The string a bound value is as a whole: a literal or a `format!`, converted at most
+/// (`"…".to_owned()`); `"not ".repeat(9) + "x"` is computed from a literal and is not it.
+fn whole_string_value(tokens: &[TokenTree]) -> Option<(syn::LitStr, bool)> {
+    let rest: Vec<&TokenTree> = tokens
+        .iter()
+        .skip_while(|t| matches!(t, TokenTree::Punct(p) if matches!(p.as_char(), '&' | '*')))
+        .collect();
+    let after = match rest.as_slice() {
+        [TokenTree::Literal(_), after @ ..] => after,
+        [
+            TokenTree::Ident(_),
+            TokenTree::Punct(_),
+            TokenTree::Group(_),
+            after @ ..,
+        ] => after,
+        _ => return None,
+    };
+    if !only_conversions(after) {
+        return None;
+    }
+    string_value(tokens)
 }
 
 /// The literal a run of tokens is (after `&`, `*`): a string literal, or `format!("…", …)`
@@ -773,6 +814,14 @@ mod tests {
                 let bound = Query::filter(BY_DAY);
                 let sdk = client.query().filter("Age gt 30");
                 let closure = items.iter().filter(|x| x.ok);
+                // A bound string named like something inside a closure is not its argument,
+                // and a string computed from a literal is not that literal.
+                let ok = "--batch_1\r\n";
+                let pairs = headers.filter(|(a, b)| a.parse::<usize>().ok() == Some(b.len()));
+                let nots = "not ".repeat(90) + "Active";
+                let parsed = Filter::parse(&nots);
+                let owned = "Age lt 3".to_owned();
+                let converted = Filter::parse(owned.as_str());
             }
             "#,
         );
@@ -784,6 +833,7 @@ mod tests {
                 "PartitionKey eq 'x' and At lt datetime'2000-01-01T00:00:00Z'",
                 "PartitionKey eq 'day' and RowKey ge 'a'",
                 "Age gt 30",
+                "Age lt 3",
             ]
         );
         assert!(found[1].templated && !found[1].open_placeholders);

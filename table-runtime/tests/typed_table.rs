@@ -22,11 +22,7 @@ struct Employee {
 
 /// A projection: the same entities, two of their properties.
 #[derive(Debug, Clone, PartialEq, TableEntity)]
-#[table(
-    name = "Employees",
-    partition_key = "{department}",
-    row_key = "empid_{employee_id:06}"
-)]
+#[table(projection_of = "Employee")]
 #[table(rename_all = "PascalCase")]
 struct EmployeeName {
     department: String,
@@ -136,7 +132,7 @@ fn pages_resume_from_a_stored_continuation_and_projections_read_some_fields() {
         }
     );
     let latest =
-        block_on(names.query_all(&EmployeeName::range_by_employee_id("Sales", 10..13).unwrap()))
+        block_on(names.query_all(&Employee::range_by_employee_id("Sales", 10..13).unwrap()))
             .unwrap();
     assert_eq!(
         latest.iter().map(|n| n.employee_id).collect::<Vec<_>>(),
