@@ -579,30 +579,24 @@ fn check_all(inputs: Vec<Input>, config: &Config) -> Vec<Checked> {
         .threads
         .unwrap_or(cores)
         .clamp(1, inputs.len().max(1));
-    let queue: Vec<std::sync::Mutex<Option<Input>>> = inputs
-        .into_iter()
-        .map(|i| std::sync::Mutex::new(Some(i)))
-        .collect();
-    let next = std::sync::atomic::AtomicUsize::new(0);
+    let queue = std::sync::Mutex::new(inputs.into_iter().enumerate());
     let work = || {
         let mut done: Vec<(usize, Checked)> = Vec::new();
         loop {
-            let n = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let Some(slot) = queue.get(n) else {
+            // A poisoned lock still holds the inputs left.
+            let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
+            let Some((n, input)) = next else {
                 return done;
             };
-            // Each slot is claimed by exactly one thread; a poisoned lock still holds its input.
-            let taken = slot.lock().unwrap_or_else(|e| e.into_inner()).take();
-            let file = match taken {
-                Some(Input::File(f)) => f,
-                Some(Input::Path(p)) => match source::read(&p) {
+            let file = match input {
+                Input::File(f) => f,
+                Input::Path(p) => match source::read(&p) {
                     Ok(f) => f,
                     Err(e) => {
                         done.push((n, Err((p, e))));
                         continue;
                     }
                 },
-                None => continue,
             };
             let outcome = if might_matter(&file.text) {
                 check_file(file, config)

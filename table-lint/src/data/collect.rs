@@ -373,17 +373,6 @@ struct PropertyShape {
     tags: Vec<(String, Vec<String>)>,
 }
 
-fn is_type_property(name: &str) -> bool {
-    let ends_with = |suffix: &str| {
-        name.len() >= suffix.len()
-            && name.as_bytes()[name.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
-    };
-    ends_with("type")
-        || ends_with("kind")
-        || name.eq_ignore_ascii_case("discriminator")
-        || name.eq_ignore_ascii_case(table_runtime::index::INDEX_NAME_PROPERTY)
-}
-
 fn push_small(set: &mut Vec<String>, value: &str) {
     if set.len() < 4 && !set.iter().any(|v| v == value) {
         set.push(value.to_owned());
@@ -462,7 +451,7 @@ impl PropertyShapes {
                     tags: entity
                         .properties
                         .keys()
-                        .filter(|n| is_type_property(n))
+                        .filter(|n| crate::rules::says_row_type(n))
                         .map(|n| (n.clone(), Vec::new()))
                         .collect(),
                 });

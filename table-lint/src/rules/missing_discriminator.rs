@@ -23,7 +23,7 @@ PartitionKeys that never meet, tell the types apart and are not flagged. Nor is 
 that one type's key has where the other's has free text (`{user_id}` / `user` beside
 `{conversation_id}` / `{user_id}`): the word is a marker a reader goes by, and TK011 notes the
 collision it would take. A property both types store under one name that says what a row is
-(`Kind`, `Type`, `Category`, `Discriminator`, `EntityType`, `RecordType`, …) is the code's own
+(`Kind`, `Category`, `Discriminator`, a name ending in `Type` or `Kind`) is the code's own
 discriminator and is not flagged either. The finding is on the struct without `entity_type`
 (the later one when both lack it).
 
@@ -53,37 +53,12 @@ the RowKey; include a version in the type to let clients evolve."#,
     check: Check::Designs(check),
 };
 
-/// Property names (compared without case and underscores) that say what a row is.
-const KIND_NAMES: [&str; 12] = [
-    "kind",
-    "type",
-    "category",
-    "discriminator",
-    "entitytype",
-    "entitykind",
-    "recordtype",
-    "rowtype",
-    "itemtype",
-    "doctype",
-    "documenttype",
-    "objecttype",
-];
-
 /// A property both designs store under one name that says what a row is (`Kind`, `Category`,
 /// `EntityType`, …): a discriminator of the code's own, which a reader can go by.
-fn kind_property<'d>(a: &'d DesignSummary, b: &DesignSummary) -> Option<&'d str> {
-    let says_kind = |name: &str| {
-        let plain: String = name
-            .chars()
-            .filter(|c| *c != '_')
-            .map(|c| c.to_ascii_lowercase())
-            .collect();
-        KIND_NAMES.contains(&plain.as_str())
-    };
+fn share_a_kind_property(a: &DesignSummary, b: &DesignSummary) -> bool {
     a.fields
         .iter()
-        .find(|f| says_kind(&f.property) && b.property(&f.property).is_some())
-        .map(|f| f.property.as_str())
+        .any(|f| super::says_row_type(&f.property) && b.property(&f.property).is_some())
 }
 
 fn check(
@@ -95,7 +70,7 @@ fn check(
     let mut reported = vec![false; designs.len()];
     for (i, j) in crate::lint::meeting_pairs(designs) {
         let (a, b) = (&designs[i], &designs[j]);
-        if (a.entity_type.is_some() && b.entity_type.is_some()) || kind_property(a, b).is_some() {
+        if (a.entity_type.is_some() && b.entity_type.is_some()) || share_a_kind_property(a, b) {
             continue;
         }
         // The keys tell the types apart when no row of one can have a row of the other's

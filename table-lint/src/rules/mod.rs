@@ -345,6 +345,22 @@ pub fn all() -> &'static [&'static Rule] {
     RULES
 }
 
+/// Whether a property's name says what a row is: `Kind`, `EntityType`, `Category`,
+/// `Discriminator`, a name ending in `type` or `kind` (compared without case), or the runtime's
+/// index-copy marker. TK012 takes such a property, stored by two designs, as their
+/// discriminator; `table-lint data` reads it to tell property shapes apart.
+pub fn says_row_type(name: &str) -> bool {
+    let ends_with = |suffix: &str| {
+        name.len() >= suffix.len()
+            && name.as_bytes()[name.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
+    };
+    ends_with("type")
+        || ends_with("kind")
+        || name.eq_ignore_ascii_case("discriminator")
+        || name.eq_ignore_ascii_case("category")
+        || name.eq_ignore_ascii_case(table_runtime::index::INDEX_NAME_PROPERTY)
+}
+
 /// The rule with this code or name (case-insensitive).
 pub fn find(code_or_name: &str) -> Option<&'static Rule> {
     all().iter().copied().find(|r| {
