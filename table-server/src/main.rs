@@ -10,6 +10,12 @@ use table_http::connection::AccountKey;
 use table_server::auth::Accounts;
 use table_server::{Config, Server, Storage};
 
+/// A request allocates many small, short-lived values (headers, entities, JSON), and a scan or a
+/// `$batch` thousands of them; mimalloc's thread-local free lists serve them at a fraction of
+/// the system allocator's cost.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn command() -> Command {
     Command::new("table-server")
         .about("A local Azure Table service: the Table REST API over an exact, durable store")
