@@ -34,6 +34,8 @@ pub fn entity_from_json(json: &Json) -> Result<Entity, StoreError> {
     let mut entity = Entity::default();
     let mut has_pk = false;
     let mut has_rk = false;
+    // The annotation's name, built in one buffer rather than allocated per property.
+    let mut annotation_name = String::new();
     for (name, raw) in object {
         if let Some(base) = name.strip_suffix(ANNOTATION) {
             if !base.is_empty() && !base.starts_with("odata.") && !object.contains_key(base) {
@@ -46,7 +48,10 @@ pub fn entity_from_json(json: &Json) -> Result<Entity, StoreError> {
         if name.starts_with("odata.") || name == "Timestamp" {
             continue;
         }
-        let annotation = match object.get(&format!("{name}{ANNOTATION}")) {
+        annotation_name.clear();
+        annotation_name.push_str(name);
+        annotation_name.push_str(ANNOTATION);
+        let annotation = match object.get(&annotation_name) {
             None => None,
             Some(Json::String(t)) => Some(EdmType::from_wire_name(t).ok_or_else(|| {
                 invalid(format!(

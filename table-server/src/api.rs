@@ -484,31 +484,41 @@ struct Operation {
     prefer: Option<Preference>,
 }
 
-/// The resource an operation of a `$batch` names, with its path and query.
-fn part_target(part: &multipart::BatchPart, target: &Target) -> Result<Target, StoreError> {
+/// The path and query of an operation's URL in a `$batch`.
+fn part_path(part: &multipart::BatchPart) -> (&str, Option<&str>) {
     let url = part.url.as_str();
     // An absolute URL: the path and query after the authority.
     let path_and_query = match url.split_once("://") {
         Some((_, rest)) => rest.find('/').map_or("/", |i| &rest[i..]),
         None => url,
     };
-    let (path, query) = match path_and_query.split_once('?') {
+    match path_and_query.split_once('?') {
         Some((p, q)) => (p, Some(q)),
         None => (path_and_query, None),
-    };
+    }
+}
+
+/// The resource an operation of a `$batch` names.
+fn part_resource(part: &multipart::BatchPart, target: &Target) -> Result<Resource, StoreError> {
+    let (path, query) = part_path(part);
     // The account in the operation's URL is the batch's own: the path after it names the
     // resource.
     let inner = crate::route::target(path, query, None)
         .ok()
         .filter(|t| t.account == target.account)
         .map(|t| t.resource);
-    let resource = match inner {
-        Some(r) => r,
-        None => crate::route::resource(path)?,
-    };
+    match inner {
+        Some(r) => Ok(r),
+        None => crate::route::resource(path),
+    }
+}
+
+/// The resource an operation of a `$batch` names, with its path and query.
+fn part_target(part: &multipart::BatchPart, target: &Target) -> Result<Target, StoreError> {
+    let (path, query) = part_path(part);
     let raw_query = query.unwrap_or_default().to_owned();
     Ok(Target {
-        resource,
+        resource: part_resource(part, target)?,
         query: crate::route::query_params(&raw_query)?,
         raw_query,
         raw_path: path.to_owned(),
@@ -518,7 +528,7 @@ fn part_target(part: &multipart::BatchPart, target: &Target) -> Result<Target, S
 
 fn batch_operation(part: &multipart::BatchPart, target: &Target) -> Result<Operation, StoreError> {
     let url = part.url.as_str();
-    let resource = part_target(part, target)?.resource;
+    let resource = part_resource(part, target)?;
     let method = match part.header("x-http-method") {
         Some(m) if part.method == "POST" => m.to_ascii_uppercase(),
         _ => part.method.clone(),

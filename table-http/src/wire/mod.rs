@@ -209,34 +209,38 @@ pub fn read_entity_page(body: &[u8]) -> Result<Vec<Entity>, StoreError> {
 /// EDM type, or a missing PartitionKey or RowKey is refused with the service's code. The
 /// Timestamp and `odata.*` members are ignored.
 pub fn read_request_entity(body: &[u8]) -> Result<Entity, StoreError> {
-    let members = request_members(body)?;
-    table_runtime::json::entity_from_json(&Json::Object(members))
+    read_request(body, Reading::Request { keyless: false })
 }
 
 /// [`read_request_entity`] for a body whose keys are in the URL: PartitionKey and RowKey may be
 /// left out (they read as empty).
 pub fn read_request_entity_keyless(body: &[u8]) -> Result<Entity, StoreError> {
-    let mut members = request_members(body)?;
-    for key in ["PartitionKey", "RowKey"] {
-        members
-            .entry(key)
-            .or_insert_with(|| Json::String(String::new()));
-    }
-    table_runtime::json::entity_from_json(&Json::Object(members))
+    read_request(body, Reading::Request { keyless: true })
 }
 
-fn request_members(body: &[u8]) -> Result<serde_json::Map<String, Json>, StoreError> {
-    /// Members as written, so a name given twice and a number's digits can be seen.
+/// Whose entity is read: a request's, strictly, or an answer's, keeping what the service set.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    /// A request body: names given twice and integers too large for any EDM type are refused;
+    /// the Timestamp and ETag are the store's and ignored. `keyless`: the keys are in the URL.
+    Request { keyless: bool },
+    /// An answer of the service: the Timestamp and `odata.etag` are kept.
+    Answer,
+}
+
+fn read_request(body: &[u8], reading: Reading) -> Result<Entity, StoreError> {
+    /// Members as written (borrowed from the body), so that a name given twice and a number's
+    /// digits can be seen before anything is converted.
     struct Members;
     impl<'de> Visitor<'de> for Members {
-        type Value = Vec<(String, Box<serde_json::value::RawValue>)>;
+        type Value = Vec<(Cow<'de, str>, &'de serde_json::value::RawValue)>;
         fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
             f.write_str("an entity object")
         }
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            let mut members = Vec::new();
+            let mut members = Vec::with_capacity(map.size_hint().unwrap_or(8));
             while let Some(Key(name)) = map.next_key()? {
-                members.push((name.into_owned(), map.next_value()?));
+                members.push((name, map.next_value()?));
             }
             Ok(members)
         }
@@ -246,7 +250,13 @@ fn request_members(body: &[u8]) -> Result<serde_json::Map<String, Json>, StoreEr
     let raw = serde::Deserializer::deserialize_map(&mut deserializer, Members)
         .and_then(|m| deserializer.end().map(|()| m))
         .map_err(|e| invalid(format!("the body is not a JSON object: {e}")))?;
-    let mut members = serde_json::Map::new();
+    let mut names: Vec<&str> = raw.iter().map(|(n, _)| n.as_ref()).collect();
+    names.sort_unstable();
+    if let Some(twice) = names.windows(2).find(|w| w[0] == w[1]) {
+        return Err(invalid(format!("property `{}` is given twice", twice[0])));
+    }
+    let mut members = Vec::with_capacity(raw.len());
+    let mut annotations = Vec::new();
     for (name, value) in raw {
         let text = value.get();
         let digits = text.strip_prefix('-').unwrap_or(text);
@@ -261,11 +271,37 @@ fn request_members(body: &[u8]) -> Result<serde_json::Map<String, Json>, StoreEr
         }
         let value: Json =
             serde_json::from_str(text).map_err(|e| invalid(format!("property `{name}`: {e}")))?;
-        if members.insert(name.clone(), value).is_some() {
-            return Err(invalid(format!("property `{name}` is given twice")));
+        file_member(&mut members, &mut annotations, name, value);
+    }
+    if let Reading::Request { keyless: true } = reading {
+        for key in ["PartitionKey", "RowKey"] {
+            if !members.iter().any(|(n, _)| n == key) {
+                members.push((Cow::Borrowed(key), Json::String(String::new())));
+            }
         }
     }
-    Ok(members)
+    build_entity(members, annotations, reading)
+}
+
+/// Files a member under the properties, or under the annotations by the name it annotates.
+fn file_member<'de>(
+    members: &mut Vec<(Cow<'de, str>, Json)>,
+    annotations: &mut Vec<(Cow<'de, str>, Json)>,
+    name: Cow<'de, str>,
+    value: Json,
+) {
+    if name.ends_with(ANNOTATION) {
+        let base = match name {
+            Cow::Borrowed(s) => Cow::Borrowed(&s[..s.len() - ANNOTATION.len()]),
+            Cow::Owned(mut s) => {
+                s.truncate(s.len() - ANNOTATION.len());
+                Cow::Owned(s)
+            }
+        };
+        annotations.push((base, value));
+    } else {
+        members.push((name, value));
+    }
 }
 
 fn unreadable_entity(message: String) -> StoreError {
@@ -396,31 +432,23 @@ impl<'de> Visitor<'de> for EntityVisitor {
         let mut annotations = Vec::new();
         while let Some(Key(name)) = map.next_key()? {
             let value: Json = map.next_value()?;
-            if name.ends_with(ANNOTATION) {
-                let base = match name {
-                    Cow::Borrowed(s) => Cow::Borrowed(&s[..s.len() - ANNOTATION.len()]),
-                    Cow::Owned(mut s) => {
-                        s.truncate(s.len() - ANNOTATION.len());
-                        Cow::Owned(s)
-                    }
-                };
-                annotations.push((base, value));
-            } else {
-                members.push((name, value));
-            }
+            file_member(&mut members, &mut annotations, name, value);
         }
-        Ok(build_entity(members, annotations))
+        Ok(build_entity(members, annotations, Reading::Answer).map_err(|e| e.message))
     }
 }
 
 /// Reads an entity from its members and its annotations (keyed by the annotated name), with
-/// the rules of [`table_runtime::json::entity_from_json`]: every annotation names a member,
-/// the keys are strings, `null` properties are left out, `odata.*` members are metadata; and
-/// the Timestamp and ETag are kept. A name given twice counts once, with its last value.
+/// the rules of [`table_runtime::json::entity_from_json`], the store's own reader: every
+/// annotation names a member, the keys are strings, `null` properties are left out, `odata.*`
+/// members are metadata. An answer's Timestamp and ETag are kept, and a name it gives twice
+/// counts once, with its last value ([`read_request`] refuses a request that does that).
 fn build_entity(
     members: Vec<(Cow<'_, str>, Json)>,
     mut annotations: Vec<(Cow<'_, str>, Json)>,
-) -> Result<Entity, String> {
+    reading: Reading,
+) -> Result<Entity, StoreError> {
+    let invalid = |message: String| StoreError::new(ErrorCode::InvalidInput, message);
     // Sorted (stably, so the last of equal names is the one given last) for binary searches.
     annotations.sort_by(|a, b| a.0.cmp(&b.0));
     if !annotations.is_empty() {
@@ -431,20 +459,24 @@ fn build_entity(
                 && !base.starts_with("odata.")
                 && names.binary_search(&base.as_ref()).is_err()
             {
-                return Err(format!(
+                return Err(invalid(format!(
                     "annotation `{base}{ANNOTATION}` has no property `{base}`"
-                ));
+                )));
             }
         }
     }
-    let annotation_of = |name: &str| -> Result<Option<EdmType>, String> {
+    let annotation_of = |name: &str| -> Result<Option<EdmType>, StoreError> {
         let end = annotations.partition_point(|(base, _)| base.as_ref() <= name);
         match end.checked_sub(1).map(|i| &annotations[i]) {
             Some((base, value)) if base == name => match value {
                 Json::String(t) => EdmType::from_wire_name(t).map(Some).ok_or_else(|| {
-                    format!("property `{name}` is annotated with unknown type `{t}`")
+                    invalid(format!(
+                        "property `{name}` is annotated with unknown type `{t}`"
+                    ))
                 }),
-                _ => Err(format!("the annotation of `{name}` is not a string")),
+                _ => Err(invalid(format!(
+                    "the annotation of `{name}` is not a string"
+                ))),
             },
             _ => Ok(None),
         }
@@ -455,13 +487,15 @@ fn build_entity(
     let mut etag = None;
     for (name, raw) in members {
         if name.starts_with("odata.") {
-            if name == "odata.etag" {
+            if name == "odata.etag" && reading == Reading::Answer {
                 etag = Some(raw);
             }
             continue;
         }
         if name == "Timestamp" {
-            entity.timestamp = raw.as_str().and_then(|t| DateTime::parse(t).ok());
+            if reading == Reading::Answer {
+                entity.timestamp = raw.as_str().and_then(|t| DateTime::parse(t).ok());
+            }
             continue;
         }
         let annotation = annotation_of(&name)?;
@@ -477,14 +511,19 @@ fn build_entity(
                     has_rk = true;
                 }
             }
-            ("PartitionKey" | "RowKey", _) => return Err(format!("{name} must be a string")),
+            ("PartitionKey" | "RowKey", _) => {
+                return Err(StoreError::new(
+                    ErrorCode::InvalidValueType,
+                    format!("{name} must be a string"),
+                ));
+            }
             // Strings are the commonest values: moved rather than copied by `read_value`.
             (_, Json::String(text)) if annotation.is_none_or(|t| t == EdmType::String) => {
                 entity
                     .properties
                     .insert(name.into_owned(), Value::String(text));
             }
-            (_, raw) => match read_value(&name, &raw, annotation).map_err(|e| e.message)? {
+            (_, raw) => match read_value(&name, &raw, annotation)? {
                 Some(value) => {
                     entity.properties.insert(name.into_owned(), value);
                 }
@@ -495,7 +534,10 @@ fn build_entity(
         }
     }
     if !has_pk || !has_rk {
-        return Err("an entity needs both PartitionKey and RowKey".into());
+        return Err(StoreError::new(
+            ErrorCode::PropertiesNeedValue,
+            "an entity needs both PartitionKey and RowKey",
+        ));
     }
     entity.etag = etag.as_ref().and_then(Json::as_str).map(|raw| {
         // The service's ETags name the entity's Timestamp; when this one does, the Timestamp
@@ -866,6 +908,69 @@ mod tests {
         let bad = read_entity(br#"{"RowKey": "r"}"#).unwrap_err();
         assert_eq!(bad.status, NO_STATUS);
         assert!(read_entity(b"{").is_err());
+    }
+
+    /// A request body reads as the store's own JSON reader reads it: the same entity, or the
+    /// same error code; and what only the wire can show (a name given twice, an integer too
+    /// long for any EDM type) is refused as well.
+    #[test]
+    fn requests_read_like_the_store_reader() {
+        let bodies = [
+            r#"{"PartitionKey":"p","RowKey":"r","S":"t","I":7,"D":2.5,"B":false,"N":null}"#,
+            r#"{"PartitionKey":"p","RowKey":"r","L":"5","L@odata.type":"Edm.Int64",
+               "Timestamp":"whenever","odata.etag":"x","odata.metadata":"m"}"#,
+            r#"{"PartitionKey":"p","RowKey":"r","T":"2024-01-02T03:04:05Z","T@odata.type":"Edm.DateTime"}"#,
+            r#"{"PartitionKey":"p","RowKey":"r","T":"yesterday","T@odata.type":"Edm.DateTime"}"#,
+            r#"{"PartitionKey":"p","RowKey":"r","L":5,"L@odata.type":"Edm.Int64"}"#,
+            r#"{"PartitionKey":"p","RowKey":"r","I":3000000000}"#,
+            r#"{"PartitionKey":"p","RowKey":"r","X@odata.type":"Edm.String"}"#,
+            r#"{"PartitionKey":"p","RowKey":"r","X":"a","X@odata.type":"Edm.Money"}"#,
+            r#"{"PartitionKey":"p","RowKey":"r","X":"a","X@odata.type":5}"#,
+            r#"{"PartitionKey":"p","RowKey":"r","X":[1]}"#,
+            r#"{"PartitionKey":1,"RowKey":"r"}"#,
+            r#"{"PartitionKey":"p"}"#,
+            r#"{"PartitionKey":"p","RowKey":"r","G":"nope","G@odata.type":"Edm.Guid"}"#,
+        ];
+        for body in bodies {
+            let store = table_runtime::json::entity_from_json_str(body);
+            let wire = read_request_entity(body.as_bytes());
+            match (store, wire) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "{body}"),
+                (Err(a), Err(b)) => assert_eq!(a.code, b.code, "{body}: {a} / {b}"),
+                (a, b) => panic!("{body}: the store reads {a:?}, the wire {b:?}"),
+            }
+        }
+        let refused = [
+            (
+                r#"{"PartitionKey":"p","RowKey":"r","A":1,"A":2}"#,
+                ErrorCode::InvalidInput,
+            ),
+            (
+                r#"{"PartitionKey":"p","RowKey":"r","A":1,"A@odata.type":"Edm.Int32","A@odata.type":"Edm.Int32"}"#,
+                ErrorCode::InvalidInput,
+            ),
+            (
+                r#"{"PartitionKey":"p","RowKey":"r","A":123456789012345678901234}"#,
+                ErrorCode::OutOfRangeInput,
+            ),
+            (
+                r#"{"PartitionKey":"p","RowKey":"r"} x"#,
+                ErrorCode::InvalidInput,
+            ),
+            (r#"[1]"#, ErrorCode::InvalidInput),
+        ];
+        for (body, code) in refused {
+            let error = read_request_entity(body.as_bytes()).unwrap_err();
+            assert_eq!(error.code, code, "{body}: {error}");
+        }
+        let keyless = read_request_entity_keyless(br#"{"A":"b"}"#).unwrap();
+        assert_eq!(
+            (keyless.partition_key.as_str(), keyless.row_key.as_str()),
+            ("", "")
+        );
+        assert_eq!(keyless.get("A"), Some(&Value::String("b".into())));
+        let given = read_request_entity_keyless(br#"{"RowKey":"r"}"#).unwrap();
+        assert_eq!(given.row_key, "r");
     }
 
     /// The streaming reader gives what the in-process store's JSON reader gives, plus the
