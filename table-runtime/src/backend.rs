@@ -13,7 +13,7 @@ use crate::batch::BatchOperation;
 use crate::entity::Entity;
 use crate::error::StoreError;
 use crate::query::Query;
-use crate::store::{BatchResult, QueryPage, Store, TablePage, WriteResult};
+use crate::store::{BatchResult, EntityView, PageEnd, QueryPage, Store, TablePage, WriteResult};
 
 pub mod faults;
 
@@ -49,6 +49,32 @@ pub trait Backend: Send + Sync {
         table: &str,
         query: &Query,
     ) -> impl Future<Output = Result<QueryPage, StoreError>> + Send;
+    /// One page of a query, each entity handed to `visit` as a view rather than returned: a
+    /// backend that holds its entities (the in-process store) lends them where they lie, so a
+    /// caller that only writes them out copies nothing. `visit` sees every property; applying
+    /// the query's `$select` is its part. Unless a backend lends its entities, this runs
+    /// [`Backend::query_page`] and views what it returns.
+    fn visit_page<F>(
+        &self,
+        table: &str,
+        query: &Query,
+        mut visit: F,
+    ) -> impl Future<Output = Result<PageEnd, StoreError>> + Send
+    where
+        F: FnMut(EntityView<'_>) + Send,
+    {
+        let page = self.query_page(table, query);
+        async move {
+            let page = page.await?;
+            for entity in &page.entities {
+                visit(EntityView::of(entity));
+            }
+            Ok(PageEnd {
+                continuation: page.continuation,
+                stats: page.stats,
+            })
+        }
+    }
     /// An entity group transaction.
     fn execute_batch(
         &self,
@@ -99,6 +125,17 @@ impl Backend for Store {
         query: &Query,
     ) -> impl Future<Output = Result<QueryPage, StoreError>> + Send {
         ready(Store::query(self, table, query))
+    }
+    fn visit_page<F>(
+        &self,
+        table: &str,
+        query: &Query,
+        visit: F,
+    ) -> impl Future<Output = Result<PageEnd, StoreError>> + Send
+    where
+        F: FnMut(EntityView<'_>) + Send,
+    {
+        ready(Store::visit_page(self, table, query, visit))
     }
     fn execute_batch(
         &self,
@@ -155,6 +192,17 @@ macro_rules! forward_backend {
                 query: &Query,
             ) -> impl Future<Output = Result<QueryPage, StoreError>> + Send {
                 (**self).query_page(table, query)
+            }
+            fn visit_page<F>(
+                &self,
+                table: &str,
+                query: &Query,
+                visit: F,
+            ) -> impl Future<Output = Result<PageEnd, StoreError>> + Send
+            where
+                F: FnMut(EntityView<'_>) + Send,
+            {
+                (**self).visit_page(table, query, visit)
             }
             fn execute_batch(
                 &self,

@@ -61,8 +61,8 @@ pub use error::{ErrorCode, StoreError};
 pub use limits::Limits;
 pub use query::{Continuation, Filter, Query, QueryClass};
 pub use store::{
-    BatchResult, PagingQuirks, PartitionStats, QueryPage, QueryStats, Store, StoreClock,
-    StoreOptions, WriteResult,
+    BatchResult, EntityView, PageEnd, PagingQuirks, PartitionStats, QueryPage, QueryStats, Store,
+    StoreClock, StoreOptions, WriteResult,
 };
 pub use table::{QueryTotals, Table, TypedPage};
 pub use typed::{ConversionError, EntityKey, RawKey, TableEntity};

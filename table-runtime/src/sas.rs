@@ -74,7 +74,7 @@ use crate::entity::Entity;
 use crate::error::{ErrorCode, StoreError};
 use crate::key::compare_utf16;
 use crate::query::{CompareOp, Expr, Filter, Query, Target, quote};
-use crate::store::{BatchResult, QueryPage, Store, TablePage, WriteResult};
+use crate::store::{BatchResult, EntityView, PageEnd, QueryPage, Store, TablePage, WriteResult};
 use crate::value::Value;
 
 /// A SAS whose fields do not agree, or a permission string that cannot be read.
@@ -800,6 +800,22 @@ impl<B: Backend> Backend for Scoped<B> {
         async move {
             let limited = limited?;
             self.backend.query_page(table, &limited).await
+        }
+    }
+
+    fn visit_page<F>(
+        &self,
+        table: &str,
+        query: &Query,
+        visit: F,
+    ) -> impl Future<Output = Result<PageEnd, StoreError>> + Send
+    where
+        F: FnMut(EntityView<'_>) + Send,
+    {
+        let limited = self.check_query(table, query);
+        async move {
+            let limited = limited?;
+            self.backend.visit_page(table, &limited, visit).await
         }
     }
 

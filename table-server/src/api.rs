@@ -393,7 +393,11 @@ async fn query_entities<B: Backend>(
             .map(continuation_key)
             .unwrap_or_default(),
     });
-    let page = backend.query_page(table, &query).await?;
+    // The page is written as the store hands out its entities, without copying them out.
+    let mut writer = format::PageWriter::new(query.select.as_deref(), level, req.place(table));
+    let page = backend
+        .visit_page(table, &query, |entity| writer.push(entity))
+        .await?;
     *traced = Some(Traced {
         table: table.to_owned(),
         filter: query
@@ -403,13 +407,7 @@ async fn query_entities<B: Backend>(
             .unwrap_or_default(),
         stats: page.stats,
     });
-    let body = format::entity_page(
-        &page.entities,
-        query.select.as_deref(),
-        level,
-        &req.place(table),
-    );
-    let mut answer = Answer::json(StatusCode::OK, level, body);
+    let mut answer = Answer::json(StatusCode::OK, level, writer.finish());
     if let Some(next) = page.continuation {
         answer = answer
             .header(
@@ -500,16 +498,21 @@ fn part_path(part: &multipart::BatchPart) -> (&str, Option<&str>) {
 
 /// The resource an operation of a `$batch` names.
 fn part_resource(part: &multipart::BatchPart, target: &Target) -> Result<Resource, StoreError> {
-    let (path, query) = part_path(part);
-    // The account in the operation's URL is the batch's own: the path after it names the
-    // resource.
-    let inner = crate::route::target(path, query, None)
-        .ok()
-        .filter(|t| t.account == target.account)
-        .map(|t| t.resource);
-    match inner {
-        Some(r) => Ok(r),
-        None => crate::route::resource(path),
+    let (path, _) = part_path(part);
+    // A path-style URL names the batch's own account first (its secondary name reads the same
+    // account); the path after it names the resource. Otherwise the whole path does.
+    let trimmed = path.trim_start_matches('/');
+    let (first, rest) = trimmed.split_once('/').unwrap_or((trimmed, ""));
+    let account = percent_encoding::percent_decode_str(first)
+        .decode_utf8()
+        .ok();
+    let account = account
+        .as_deref()
+        .map(|a| a.strip_suffix("-secondary").unwrap_or(a));
+    if account == Some(target.account.as_str()) {
+        crate::route::resource(rest)
+    } else {
+        crate::route::resource(path)
     }
 }
 

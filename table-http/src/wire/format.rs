@@ -9,15 +9,17 @@
 //! | `odata.metadata` (document) | no | yes | yes |
 //! | `odata.etag` (entity) | no | yes | yes |
 //! | `odata.type`, `odata.id`, `odata.editLink` | no | no | yes |
-//! | `Name@odata.type` | no | where JSON can't tell the type (Int64, DateTime, Guid, Binary, integral or non-finite Double) | for every property that is not a string |
+//! | `Name@odata.type` | no | where JSON can't tell the type (Int64, DateTime, Guid, Binary, integral or non-finite Double) | the same, and the Timestamp's |
 //!
 //! Entities are written straight into a byte buffer, a page of 1,000 without building a tree of
-//! JSON values first.
+//! JSON values first, and from [`EntityView`]s: a page can be written from the store's own
+//! records ([`PageWriter`]), without copying its entities out.
 
 use std::io::Write as _;
 
 use base64::Engine as _;
-use table_runtime::{EdmType, Entity, ErrorCode, StoreError, Value};
+use table_runtime::query::ValueRef;
+use table_runtime::{DateTime, ETag, EdmType, Entity, EntityView, ErrorCode, StoreError};
 
 /// How much OData metadata an answer carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,9 +83,39 @@ pub struct Place<'a> {
     pub table: &'a str,
 }
 
+/// Writes `text` as a JSON string. Runs of characters that need no escape (nearly all text)
+/// are copied whole; quotes, backslashes and control characters are escaped as `serde_json`
+/// escapes them.
 fn string(out: &mut Vec<u8>, text: &str) {
-    // Writing a string into a Vec cannot fail.
-    let _ = serde_json::to_writer(&mut *out, text);
+    out.reserve(text.len() + 2);
+    out.push(b'"');
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let short: &[u8] = match b {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            b'\t' => b"\\t",
+            0x08 => b"\\b",
+            0x0c => b"\\f",
+            0x00..=0x1f => b"",
+            _ => continue,
+        };
+        out.extend_from_slice(&bytes[start..i]);
+        if short.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.extend_from_slice(b"\\u00");
+            out.push(HEX[usize::from(b >> 4)]);
+            out.push(HEX[usize::from(b & 0xf)]);
+        } else {
+            out.extend_from_slice(short);
+        }
+        start = i + 1;
+    }
+    out.extend_from_slice(&bytes[start..]);
+    out.push(b'"');
 }
 
 fn member(out: &mut Vec<u8>, first: &mut bool, name: &str) {
@@ -100,58 +132,128 @@ fn edit_link(table: &str, partition_key: &str, row_key: &str) -> String {
     super::entity_path(table, partition_key, row_key)[1..].to_owned()
 }
 
-/// Whether a value needs its annotation at this level.
-fn annotated(value: &Value, level: Metadata) -> Option<EdmType> {
-    match level {
-        Metadata::None => None,
-        Metadata::Minimal | Metadata::Full => table_runtime::json::write_value(value).1,
+/// The annotation a value carries at the minimal and full levels: the types JSON can't tell
+/// apart (Int64, DateTime, Guid, Binary, and a Double that is integral or not finite).
+fn annotation(value: ValueRef<'_>) -> Option<EdmType> {
+    match value {
+        ValueRef::String(_) | ValueRef::Boolean(_) | ValueRef::Int32(_) => None,
+        ValueRef::Int64(_) => Some(EdmType::Int64),
+        ValueRef::DateTime(_) => Some(EdmType::DateTime),
+        ValueRef::Guid(_) => Some(EdmType::Guid),
+        ValueRef::Binary(_) => Some(EdmType::Binary),
+        ValueRef::Double(d) => (!d.is_finite() || d.fract() == 0.0).then_some(EdmType::Double),
     }
 }
 
-fn value(out: &mut Vec<u8>, value: &Value) {
+/// The ISO 8601 text of the last instant written: the entities of one page mostly share
+/// their Timestamps (a transaction writes them all at once), and each Timestamp is written
+/// twice (as itself and inside the ETag).
+#[derive(Default)]
+struct Dates {
+    ticks: Option<i64>,
+    iso: String,
+}
+
+impl Dates {
+    fn iso(&mut self, time: DateTime) -> &str {
+        if self.ticks != Some(time.ticks()) {
+            self.iso.clear();
+            time.write_iso8601(&mut self.iso, ":");
+            self.ticks = Some(time.ticks());
+        }
+        &self.iso
+    }
+
+    fn write(&mut self, out: &mut Vec<u8>, time: DateTime) {
+        out.push(b'"');
+        out.extend_from_slice(self.iso(time).as_bytes());
+        out.push(b'"');
+    }
+
+    /// An ETag as a JSON string: the service's form for a Timestamp, built from the cached
+    /// text (its colons percent-encoded), or the ETag's own text.
+    fn write_etag(&mut self, out: &mut Vec<u8>, etag: &ETag) {
+        let Some(time) = etag.timestamp() else {
+            string(out, &etag.to_header());
+            return;
+        };
+        out.extend_from_slice(b"\"W/\\\"datetime'");
+        for &b in self.iso(time).as_bytes() {
+            if b == b':' {
+                out.extend_from_slice(b"%3A");
+            } else {
+                out.push(b);
+            }
+        }
+        out.extend_from_slice(b"'\\\"\"");
+    }
+}
+
+fn value(out: &mut Vec<u8>, value: ValueRef<'_>, dates: &mut Dates) {
     match value {
-        Value::String(s) => string(out, s),
-        Value::Boolean(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
-        Value::Int32(i) => {
+        ValueRef::String(s) => string(out, s),
+        ValueRef::Boolean(b) => out.extend_from_slice(if b { b"true" } else { b"false" }),
+        ValueRef::Int32(i) => {
             let _ = write!(out, "{i}");
         }
-        Value::Int64(i) => {
+        ValueRef::Int64(i) => {
             let _ = write!(out, "\"{i}\"");
         }
-        Value::Double(d) if d.is_nan() => out.extend_from_slice(b"\"NaN\""),
-        Value::Double(d) if d.is_infinite() => out.extend_from_slice(if *d > 0.0 {
+        ValueRef::Double(d) if d.is_nan() => out.extend_from_slice(b"\"NaN\""),
+        ValueRef::Double(d) if d.is_infinite() => out.extend_from_slice(if d > 0.0 {
             b"\"Infinity\""
         } else {
             b"\"-Infinity\""
         }),
-        Value::Double(d) => {
-            let _ = serde_json::to_writer(&mut *out, d);
+        ValueRef::Double(d) => {
+            let _ = serde_json::to_writer(&mut *out, &d);
         }
-        Value::DateTime(t) => {
-            let _ = write!(out, "\"{t}\"");
-        }
-        Value::Guid(g) => {
-            let _ = write!(out, "\"{}\"", g.hyphenated());
-        }
-        Value::Binary(b) => {
+        ValueRef::DateTime(ticks) => match DateTime::from_ticks(ticks) {
+            Ok(time) => dates.write(out, time),
+            Err(_) => string(out, &ticks.to_string()),
+        },
+        ValueRef::Guid(g) => {
             out.push(b'"');
-            out.extend_from_slice(
-                base64::engine::general_purpose::STANDARD
-                    .encode(b)
-                    .as_bytes(),
-            );
+            let mut buffer = table_runtime::uuid::Uuid::encode_buffer();
+            let text = table_runtime::uuid::Uuid::from_bytes(*g)
+                .hyphenated()
+                .encode_lower(&mut buffer);
+            out.extend_from_slice(text.as_bytes());
+            out.push(b'"');
+        }
+        ValueRef::Binary(b) => {
+            out.push(b'"');
+            let start = out.len();
+            out.resize(start + base64::encoded_len(b.len(), true).unwrap_or(0), 0);
+            let written = base64::engine::general_purpose::STANDARD
+                .encode_slice(b, &mut out[start..])
+                .unwrap_or(0);
+            out.truncate(start + written);
             out.push(b'"');
         }
     }
 }
 
-fn property(out: &mut Vec<u8>, first: &mut bool, name: &str, v: &Value, level: Metadata) {
-    if let Some(t) = annotated(v, level) {
-        member(out, first, &format!("{name}@odata.type"));
+fn property(
+    out: &mut Vec<u8>,
+    first: &mut bool,
+    name: &str,
+    v: ValueRef<'_>,
+    level: Metadata,
+    dates: &mut Dates,
+) {
+    if let Some(t) = annotation(v).filter(|_| level != Metadata::None) {
+        if !std::mem::take(first) {
+            out.push(b',');
+        }
+        // The name with its suffix, escaped as one string.
+        string(out, name);
+        out.pop();
+        out.extend_from_slice(b"@odata.type\":");
         string(out, t.wire_name());
     }
     member(out, first, name);
-    value(out, v);
+    value(out, v, dates);
 }
 
 /// Writes one entity's members (without the braces), `first` telling whether one was written
@@ -160,54 +262,54 @@ fn property(out: &mut Vec<u8>, first: &mut bool, name: &str, v: &Value, level: M
 fn entity_members(
     out: &mut Vec<u8>,
     first: &mut bool,
-    entity: &Entity,
+    entity: EntityView<'_>,
     select: Option<&[String]>,
     level: Metadata,
     place: &Place<'_>,
+    dates: &mut Dates,
 ) {
+    let etag = entity.etag().filter(|_| level != Metadata::None);
     if level == Metadata::Full {
-        let link = edit_link(place.table, &entity.partition_key, &entity.row_key);
+        let link = edit_link(place.table, entity.partition_key(), entity.row_key());
         member(out, first, "odata.type");
         string(out, &format!("{}.{}", place.account, place.table));
         member(out, first, "odata.id");
         string(out, &format!("{}/{link}", place.base));
-        if let Some(etag) = &entity.etag {
+        if let Some(etag) = &etag {
             member(out, first, "odata.etag");
-            string(out, &etag.to_header());
+            dates.write_etag(out, etag);
         }
         member(out, first, "odata.editLink");
         string(out, &link);
-    } else if level == Metadata::Minimal
-        && let Some(etag) = &entity.etag
-    {
+    } else if let Some(etag) = &etag {
         member(out, first, "odata.etag");
-        string(out, &etag.to_header());
+        dates.write_etag(out, etag);
     }
     let wanted = |name: &str| select.is_none_or(|s| s.iter().any(|n| n == name));
     if wanted("PartitionKey") {
         member(out, first, "PartitionKey");
-        string(out, &entity.partition_key);
+        string(out, entity.partition_key());
     }
     if wanted("RowKey") {
         member(out, first, "RowKey");
-        string(out, &entity.row_key);
+        string(out, entity.row_key());
     }
-    if let Some(ts) = entity.timestamp.filter(|_| wanted("Timestamp")) {
+    if let Some(ts) = entity.timestamp().filter(|_| wanted("Timestamp")) {
         if level == Metadata::Full {
             member(out, first, "Timestamp@odata.type");
             string(out, EdmType::DateTime.wire_name());
         }
         member(out, first, "Timestamp");
-        value(out, &Value::DateTime(ts));
+        dates.write(out, ts);
     }
-    for (name, v) in &entity.properties {
+    for (name, v) in entity.properties() {
         if wanted(name) {
-            property(out, first, name, v, level);
+            property(out, first, name, v, level, dates);
         }
     }
     for name in select.unwrap_or(&[]) {
         let system = matches!(name.as_str(), "PartitionKey" | "RowKey" | "Timestamp");
-        if !system && !entity.properties.contains_key(name) {
+        if !system && entity.property(name).is_none() {
             member(out, first, name);
             out.extend_from_slice(b"null");
         }
@@ -239,9 +341,82 @@ pub fn entity_document(
         place.base,
         &format!("{}/@Element", place.table),
     );
-    entity_members(&mut out, &mut first, entity, select, level, place);
+    entity_members(
+        &mut out,
+        &mut first,
+        EntityView::of(entity),
+        select,
+        level,
+        place,
+        &mut Dates::default(),
+    );
     out.push(b'}');
     out
+}
+
+/// The most entities a page holds.
+const PAGE_SIZE: usize = 1000;
+
+/// The body of a query page, `{"odata.metadata":…,"value":[…]}`, written one entity at a time
+/// as the store hands them out.
+pub struct PageWriter<'a> {
+    out: Vec<u8>,
+    entities: usize,
+    select: Option<&'a [String]>,
+    level: Metadata,
+    place: Place<'a>,
+    dates: Dates,
+}
+
+impl<'a> PageWriter<'a> {
+    /// Starts a page.
+    pub fn new(select: Option<&'a [String]>, level: Metadata, place: Place<'a>) -> PageWriter<'a> {
+        let mut out = Vec::with_capacity(4096);
+        out.push(b'{');
+        let mut first = true;
+        metadata_member(&mut out, &mut first, level, place.base, place.table);
+        member(&mut out, &mut first, "value");
+        out.push(b'[');
+        PageWriter {
+            out,
+            entities: 0,
+            select,
+            level,
+            place,
+            dates: Dates::default(),
+        }
+    }
+
+    /// Writes the next entity.
+    pub fn push(&mut self, entity: EntityView<'_>) {
+        if self.entities > 0 {
+            self.out.push(b',');
+        }
+        self.entities += 1;
+        self.out.push(b'{');
+        entity_members(
+            &mut self.out,
+            &mut true,
+            entity,
+            self.select,
+            self.level,
+            &self.place,
+            &mut self.dates,
+        );
+        self.out.push(b'}');
+        if self.entities == 1 {
+            // One allocation for a page of entities like the first, rather than a doubling
+            // series of them (each a fresh stretch of memory to fault in).
+            let first = self.out.len();
+            self.out.reserve(first.saturating_mul(PAGE_SIZE - 1));
+        }
+    }
+
+    /// The finished body.
+    pub fn finish(mut self) -> Vec<u8> {
+        self.out.extend_from_slice(b"]}");
+        self.out
+    }
 }
 
 /// The body of a query page: `{"odata.metadata":…,"value":[…]}`.
@@ -251,22 +426,11 @@ pub fn entity_page(
     level: Metadata,
     place: &Place<'_>,
 ) -> Vec<u8> {
-    let mut out = Vec::with_capacity(64 + 256 * entities.len());
-    out.push(b'{');
-    let mut first = true;
-    metadata_member(&mut out, &mut first, level, place.base, place.table);
-    member(&mut out, &mut first, "value");
-    out.push(b'[');
-    for (i, entity) in entities.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        out.push(b'{');
-        entity_members(&mut out, &mut true, entity, select, level, place);
-        out.push(b'}');
+    let mut page = PageWriter::new(select, level, *place);
+    for entity in entities {
+        page.push(EntityView::of(entity));
     }
-    out.extend_from_slice(b"]}");
-    out
+    page.finish()
 }
 
 fn table_members(out: &mut Vec<u8>, first: &mut bool, name: &str, level: Metadata, place: &Place) {
@@ -334,7 +498,7 @@ pub fn error_document(code: &str, message: &str, request_id: &str, time: &str) -
 mod tests {
     use super::*;
     use serde_json::Value as Json;
-    use table_runtime::{DateTime, ETag};
+    use table_runtime::{BatchOperation, ETag, Value};
 
     const PLACE: Place<'static> = Place {
         base: "http://127.0.0.1:10002/devstoreaccount1",
@@ -421,6 +585,84 @@ mod tests {
             }
             let page = entity_page(&[e.clone(), e.clone()], None, level, &PLACE);
             assert_eq!(super::super::read_entity_page(&page).unwrap().len(), 2);
+        }
+    }
+
+    /// Strings are escaped as serde_json escapes them, every control character included.
+    #[test]
+    fn strings_are_escaped_like_serde_json() {
+        let mut texts: Vec<String> = (0u32..0x80)
+            .filter_map(char::from_u32)
+            .map(|c| format!("a{c}b"))
+            .collect();
+        texts.extend(
+            [
+                "",
+                "plain",
+                "é😀\u{2028}",
+                "\"quoted\" \\ back",
+                "\u{7f}\u{1f}",
+            ]
+            .map(String::from),
+        );
+        for text in texts {
+            let mut ours = Vec::new();
+            string(&mut ours, &text);
+            assert_eq!(
+                String::from_utf8(ours).unwrap(),
+                serde_json::to_string(&text).unwrap(),
+                "{text:?}"
+            );
+        }
+    }
+
+    /// A page written from the store's own records, as the server writes it, is the page
+    /// written from the entities the store copies out, at every level, with and without
+    /// `$select`.
+    #[test]
+    fn pages_written_from_the_store_match_pages_of_entities() {
+        use table_runtime::{Query, Store};
+        let store = Store::new();
+        store.create_table("Orders").unwrap();
+        let mut e = sample();
+        for i in 0..3 {
+            e.row_key = format!("r{i}");
+            e.properties.insert(
+                "T".into(),
+                Value::DateTime(DateTime::parse("2024-01-02T03:04:05Z").unwrap()),
+            );
+            e.properties.insert(
+                "G".into(),
+                Value::Guid(table_runtime::uuid::Uuid::from_u128(0xabc + i)),
+            );
+            store
+                .write("Orders", BatchOperation::Insert(e.clone()))
+                .unwrap();
+        }
+        let selects = [
+            None,
+            Some(vec![
+                "S".to_owned(),
+                "Missing".to_owned(),
+                "Timestamp".to_owned(),
+            ]),
+        ];
+        for level in [Metadata::None, Metadata::Minimal, Metadata::Full] {
+            for select in &selects {
+                let mut query = Query::all();
+                query.select = select.clone();
+                let copied = store.query("Orders", &query).unwrap();
+                let expected = entity_page(&copied.entities, select.as_deref(), level, &PLACE);
+                let mut writer = PageWriter::new(select.as_deref(), level, PLACE);
+                store
+                    .visit_page("Orders", &query, |view| writer.push(view))
+                    .unwrap();
+                assert_eq!(
+                    String::from_utf8(writer.finish()).unwrap(),
+                    String::from_utf8(expected).unwrap(),
+                    "{level:?} {select:?}"
+                );
+            }
         }
     }
 

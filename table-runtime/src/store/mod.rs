@@ -18,6 +18,7 @@
 
 pub mod journal;
 mod record;
+mod view;
 
 use std::collections::BTreeMap;
 use std::ops::Bound;
@@ -33,6 +34,7 @@ use crate::query::{Continuation, FilterRow, KeyRange, Query, QueryClass, ValueRe
 use crate::value::{DateTime, Value};
 use journal::{Change, Journal};
 pub use record::{Names, Record};
+pub use view::{EntityView, PageEnd, ViewProperties};
 
 /// Settings of a store.
 #[derive(Debug, Clone, Default)]
@@ -791,6 +793,27 @@ impl Store {
     /// Runs one page of a query. Results come in PartitionKey then RowKey order; a page holds at
     /// most `$top` and at most 1,000 entities, and a continuation says where the next one starts.
     pub fn query(&self, table: &str, query: &Query) -> Result<QueryPage, StoreError> {
+        let select = query.select.as_deref();
+        let mut entities = Vec::new();
+        let end = self.visit_page(table, query, |view| {
+            entities.push(view.to_entity(|n| select.is_none_or(|s| s.iter().any(|x| x == n))));
+        })?;
+        Ok(QueryPage {
+            entities,
+            continuation: end.continuation,
+            stats: end.stats,
+        })
+    }
+
+    /// [`Store::query`], handing each entity of the page to `visit` where it lies, borrowed
+    /// from the store rather than copied out (and with every property: `visit` applies the
+    /// query's `$select`). `visit` runs with the entity's partition locked for reading.
+    pub fn visit_page(
+        &self,
+        table: &str,
+        query: &Query,
+        mut visit: impl FnMut(EntityView<'_>),
+    ) -> Result<PageEnd, StoreError> {
         let table = self.table(table)?;
         let limit = page_limit(query.top, &self.options.limits)?;
         let plan = query.plan();
@@ -801,8 +824,7 @@ impl Store {
             returned: 0,
         };
         let quirks = &self.options.paging;
-        let mut page = QueryPage {
-            entities: Vec::new(),
+        let mut page = PageEnd {
             continuation: None,
             stats,
         };
@@ -881,7 +903,7 @@ impl Store {
                 );
             };
             for record in iter {
-                if page.entities.len() == limit || examined_limit == 0 {
+                if stats.returned == limit || examined_limit == 0 {
                     page.continuation = Some(Continuation {
                         next_partition_key: pk.0.to_string(),
                         next_row_key: record.row_key().to_owned(),
@@ -902,15 +924,14 @@ impl Store {
                     )
                 });
                 if hit {
-                    page.entities
-                        .push(decode(&names, &pk.0, record, query.select.as_deref()));
+                    visit(EntityView::stored(&pk.0, record, &names));
                     stats.returned += 1;
                 }
             }
             count(&stats);
             drop(names);
             drop(rows);
-            let full = page.entities.len() == limit || examined_limit == 0;
+            let full = stats.returned == limit || examined_limit == 0;
             if full || (quirks.end_at_partition_boundary && stats.examined > 0) {
                 page.continuation = partitions[index + 1..]
                     .iter()
@@ -1009,7 +1030,7 @@ impl Store {
     }
 }
 
-fn finish(mut page: QueryPage, stats: QueryStats) -> QueryPage {
+fn finish(mut page: PageEnd, stats: QueryStats) -> PageEnd {
     page.stats = stats;
     page
 }
