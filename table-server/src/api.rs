@@ -690,61 +690,82 @@ async fn batch<B: Backend>(
             other.content_id.clone(),
         ));
     }
+    // What each answer needs, kept aside so the operations themselves move into the store: the
+    // keys, and the entity only where an insert returns it.
+    struct Sent {
+        table: String,
+        keys: Option<(String, String)>,
+        content_id: Option<String>,
+        returned: Option<Entity>,
+        no_content: bool,
+    }
+    let table = operations
+        .first()
+        .map(|o| o.table.clone())
+        .unwrap_or_default();
+    let mut sent = Vec::with_capacity(operations.len());
+    let mut ops = Vec::with_capacity(operations.len());
+    for operation in operations {
+        let no_content = operation.prefer == Some(Preference::NoContent);
+        let insert = match &operation.op {
+            BatchOperation::Insert(entity) => Some(entity),
+            _ => None,
+        };
+        sent.push(Sent {
+            keys: insert.map(|e| (e.partition_key.clone(), e.row_key.clone())),
+            returned: insert.filter(|_| !no_content).cloned(),
+            content_id: operation.content_id,
+            table: operation.table,
+            no_content,
+        });
+        ops.push(operation.op);
+    }
     let result = match failure {
         Some(f) => Err(f),
-        None if operations.is_empty() => Err((invalid("the $batch holds no operation"), None)),
-        None => {
-            let table = operations[0].table.clone();
-            let ops: Vec<BatchOperation> = operations.iter().map(|o| o.op.clone()).collect();
-            backend.execute_batch(&table, ops).await.map_err(|e| {
-                let id = e
-                    .failed_index
-                    .and_then(|i| operations.get(i))
-                    .and_then(|o| o.content_id.clone());
-                (e, id)
-            })
-        }
+        None if ops.is_empty() => Err((invalid("the $batch holds no operation"), None)),
+        None => backend.execute_batch(&table, ops).await.map_err(|e| {
+            let id = e
+                .failed_index
+                .and_then(|i| sent.get(i))
+                .and_then(|o| o.content_id.clone());
+            (e, id)
+        }),
     };
     let answers = match result {
-        Ok(results) => operations
-            .iter()
+        Ok(results) => sent
+            .into_iter()
             .zip(results)
             .map(|(operation, result)| {
-                let (pk, rk) = operation.op.keys();
-                let link = entity_url(req, &operation.table, pk, rk);
                 let mut answer = BatchAnswer {
                     status: 204,
                     headers: Vec::new(),
                     body: Vec::new(),
                 };
-                if let Some(id) = &operation.content_id {
-                    answer.headers.push(("Content-ID".into(), id.clone()));
+                if let Some(id) = operation.content_id {
+                    answer.headers.push(("Content-ID".into(), id));
                 }
                 if let Some(etag) = &result.etag {
                     answer.headers.push(("ETag".into(), etag.to_header()));
                 }
-                if let BatchOperation::Insert(entity) = &operation.op {
+                if let Some((pk, rk)) = &operation.keys {
+                    let link = entity_url(req, &operation.table, pk, rk);
                     answer.headers.push(("Location".into(), link.clone()));
                     answer.headers.push(("DataServiceId".into(), link));
-                    if operation.prefer == Some(Preference::NoContent) {
-                        answer
-                            .headers
-                            .push(("Preference-Applied".into(), "return-no-content".into()));
-                    } else {
-                        let mut stored = entity.clone();
-                        stored.etag = result.etag.clone();
-                        stored.timestamp = result.etag.as_ref().and_then(ETag::timestamp);
-                        answer.status = 201;
-                        answer
-                            .headers
-                            .push(("Content-Type".into(), level.content_type().into()));
-                        answer.body = format::entity_document(
-                            &stored,
-                            None,
-                            level,
-                            &req.place(&operation.table),
-                        );
-                    }
+                }
+                if operation.no_content && operation.keys.is_some() {
+                    answer
+                        .headers
+                        .push(("Preference-Applied".into(), "return-no-content".into()));
+                }
+                if let Some(mut stored) = operation.returned {
+                    stored.etag = result.etag.clone();
+                    stored.timestamp = result.etag.as_ref().and_then(ETag::timestamp);
+                    answer.status = 201;
+                    answer
+                        .headers
+                        .push(("Content-Type".into(), level.content_type().into()));
+                    answer.body =
+                        format::entity_document(&stored, None, level, &req.place(&operation.table));
                 }
                 answer
             })

@@ -287,7 +287,9 @@ pub fn write_batch_answer(answers: &[BatchAnswer], id: &str) -> (String, Vec<u8>
     );
     out.extend_from_slice(text.as_bytes());
     for answer in answers {
-        out.extend_from_slice(format!("--{changeset}\r\n").as_bytes());
+        out.extend_from_slice(b"--");
+        out.extend_from_slice(changeset.as_bytes());
+        out.extend_from_slice(b"\r\n");
         write_part(&mut out, answer);
     }
     text.clear();
@@ -297,16 +299,20 @@ pub fn write_batch_answer(answers: &[BatchAnswer], id: &str) -> (String, Vec<u8>
 }
 
 fn write_part(out: &mut Vec<u8>, answer: &BatchAnswer) {
-    let mut text = format!(
-        "Content-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\nHTTP/1.1 {} {}\r\n",
-        answer.status,
-        reason(answer.status)
+    out.extend_from_slice(
+        b"Content-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\nHTTP/1.1 ",
     );
+    out.extend_from_slice(answer.status.to_string().as_bytes());
+    out.push(b' ');
+    out.extend_from_slice(reason(answer.status).as_bytes());
+    out.extend_from_slice(b"\r\n");
     for (name, value) in &answer.headers {
-        let _ = write!(text, "{name}: {value}\r\n");
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(b": ");
+        out.extend_from_slice(value.as_bytes());
+        out.extend_from_slice(b"\r\n");
     }
-    text.push_str("\r\n");
-    out.extend_from_slice(text.as_bytes());
+    out.extend_from_slice(b"\r\n");
     out.extend_from_slice(&answer.body);
     out.extend_from_slice(b"\r\n");
 }
