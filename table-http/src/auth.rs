@@ -276,11 +276,18 @@ pub fn http_date(t: OffsetDateTime) -> String {
 /// assert_eq!(parse_http_date("yesterday"), None);
 /// ```
 pub fn parse_http_date(text: &str) -> Option<OffsetDateTime> {
-    let format = time::format_description::parse_borrowed::<2>(
-        "[weekday repr:short], [day] [month repr:short] [year] [hour]:[minute]:[second] GMT",
-    )
-    .ok()?;
-    let parsed = time::PrimitiveDateTime::parse(text.trim(), &format).ok()?;
+    // Read once: every signed request carries a date, and reading the description was most of
+    // the cost of reading the date.
+    static FORMAT: std::sync::LazyLock<
+        Option<Vec<time::format_description::BorrowedFormatItem<'static>>>,
+    > = std::sync::LazyLock::new(|| {
+        time::format_description::parse_borrowed::<2>(
+            "[weekday repr:short], [day] [month repr:short] [year] [hour]:[minute]:[second] GMT",
+        )
+        .ok()
+    });
+    let format = FORMAT.as_deref()?;
+    let parsed = time::PrimitiveDateTime::parse(text.trim(), format).ok()?;
     Some(parsed.assume_utc())
 }
 

@@ -31,6 +31,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
+use hyper::header::{HeaderName, HeaderValue};
 use hyper::{HeaderMap, Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use table_http::connection::AccountKey;
@@ -375,6 +376,22 @@ pub(crate) fn new_id() -> String {
     format!("{:08x}-0000-4000-8000-{n:012x}", std::process::id())
 }
 
+/// The `Date` header's text for now, written once a second (per thread) rather than for every
+/// answer.
+fn date_now() -> String {
+    thread_local! {
+        static LAST: std::cell::RefCell<(i64, String)> = const { std::cell::RefCell::new((i64::MIN, String::new())) };
+    }
+    let now = time::OffsetDateTime::now_utc();
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        if last.0 != now.unix_timestamp() {
+            *last = (now.unix_timestamp(), table_http::auth::http_date(now));
+        }
+        last.1.clone()
+    })
+}
+
 /// A header's value, if it is there and readable as text.
 pub(crate) fn header<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
     headers.get(name).and_then(|v| v.to_str().ok())
@@ -429,7 +446,7 @@ async fn handle(state: &State, req: Request<Incoming>, peer: IpAddr) -> Response
         Ok(_) => answer(state, req, peer, &mut notes).await,
         Err(e) => Err(e),
     };
-    let date = table_http::auth::http_date(time::OffsetDateTime::now_utc());
+    let date = date_now();
     let mut answer = answer.unwrap_or_else(|e| error_answer(&e, &id, &date));
     if state.config.log_requests {
         eprintln!(
@@ -453,20 +470,6 @@ async fn handle(state: &State, req: Request<Incoming>, peer: IpAddr) -> Response
             t.stats.returned
         );
     }
-    let mut response = Response::builder()
-        .status(answer.status)
-        .header("x-ms-request-id", &id)
-        .header(
-            "x-ms-version",
-            version.unwrap_or_else(|_| DEFAULT_VERSION.to_owned()),
-        )
-        .header("date", date)
-        .header("x-content-type-options", "nosniff")
-        .header("cache-control", "no-cache")
-        .header("dataserviceversion", "3.0;");
-    if let Some(client) = client_request_id {
-        response = response.header("x-ms-client-request-id", client);
-    }
     let common = [
         "x-ms-request-id",
         "x-ms-version",
@@ -481,16 +484,60 @@ async fn handle(state: &State, req: Request<Incoming>, peer: IpAddr) -> Response
             .chain(answer.headers.iter().map(|(name, _)| *name)),
     );
     answer.headers.extend(cors);
-    for (name, value) in answer.headers {
-        response = response.header(name, value);
+    let mut response = Response::new(Full::new(answer.body));
+    *response.status_mut() = answer.status;
+    let headers = response.headers_mut();
+    // The headers every answer carries, under names known when compiled.
+    let fixed: [(&'static str, Result<HeaderValue, _>); 6] = [
+        ("x-ms-request-id", HeaderValue::try_from(id)),
+        (
+            "x-ms-version",
+            HeaderValue::try_from(version.unwrap_or_else(|_| DEFAULT_VERSION.to_owned())),
+        ),
+        ("date", HeaderValue::try_from(date)),
+        (
+            "x-content-type-options",
+            Ok(HeaderValue::from_static("nosniff")),
+        ),
+        ("cache-control", Ok(HeaderValue::from_static("no-cache"))),
+        ("dataserviceversion", Ok(HeaderValue::from_static("3.0;"))),
+    ];
+    let mut unwritable = None;
+    for (name, value) in fixed {
+        match value {
+            Ok(value) => {
+                headers.insert(HeaderName::from_static(name), value);
+            }
+            Err(e) => unwritable = Some(format!("`{name}`: {e}")),
+        }
     }
-    response.body(Full::new(answer.body)).unwrap_or_else(|e| {
-        let mut fallback = Response::new(Full::new(Bytes::from(format!(
-            "the server could not write its answer: {e}"
-        ))));
-        *fallback.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
-        fallback
-    })
+    if let Some(client) = client_request_id {
+        match HeaderValue::try_from(client) {
+            Ok(value) => {
+                headers.insert(HeaderName::from_static("x-ms-client-request-id"), value);
+            }
+            Err(e) => unwritable = Some(format!("`x-ms-client-request-id`: {e}")),
+        }
+    }
+    for (name, value) in answer.headers {
+        match (HeaderName::try_from(name), HeaderValue::try_from(value)) {
+            (Ok(name), Ok(value)) => {
+                headers.append(name, value);
+            }
+            (Err(e), _) => unwritable = Some(format!("`{name}`: {e}")),
+            (_, Err(e)) => unwritable = Some(format!("`{name}`: {e}")),
+        }
+    }
+    match unwritable {
+        None => response,
+        Some(problem) => {
+            let mut fallback = Response::new(Full::new(Bytes::from(format!(
+                "the server could not write its answer: header {problem}"
+            ))));
+            *fallback.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
+            fallback
+        }
+    }
 }
 
 fn error_answer(error: &StoreError, id: &str, date: &str) -> Answer {
