@@ -93,6 +93,17 @@ pub struct Config {
     /// How long a client may take to send a request's headers, then its body
     /// ([`READ_TIMEOUT`] unless changed).
     pub read_timeout: Duration,
+    /// The threads that answer requests ([`default_threads`] unless changed).
+    pub threads: usize,
+}
+
+/// The threads a server answers requests on unless told otherwise: half the machine's cores,
+/// at least one. A local service shares the machine with the clients that test against it,
+/// and every thread more than the load needs costs each request wake-ups of idle threads
+/// (on 2 cores, one thread spent about a third less CPU per single-entity request than two;
+/// `bench/server-comparison/README.md`).
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
 }
 
 impl Config {
@@ -114,6 +125,7 @@ impl Config {
             deny_partition_scans: false,
             paging_quirks: None,
             read_timeout: READ_TIMEOUT,
+            threads: default_threads(),
         }
     }
 }
@@ -217,7 +229,7 @@ impl Server {
     /// Port 0 picks a free port: see [`Server::addr`].
     pub fn start(config: Config) -> Result<(Server, Opened), StartError> {
         let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
+            .worker_threads(config.threads.max(1))
             .enable_io()
             .enable_time()
             .thread_name("table-server")

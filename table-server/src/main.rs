@@ -84,6 +84,13 @@ fn command() -> Command {
                 .value_parser(value_parser!(u64))
                 .help("End pages early as the service may (at partition boundaries, empty with a continuation), to test paging loops"),
         )
+        .arg(
+            Arg::new("threads")
+                .long("threads")
+                .value_name("N")
+                .value_parser(value_parser!(u16).range(1..=1024))
+                .help("Threads that answer requests [default: half the cores, at least 1]"),
+        )
 }
 
 fn config(matches: &clap::ArgMatches) -> Result<Config, String> {
@@ -129,6 +136,9 @@ fn config(matches: &clap::ArgMatches) -> Result<Config, String> {
     config.deny_table_scans = matches.get_flag("deny-table-scans");
     config.deny_partition_scans = matches.get_flag("deny-partition-scans");
     config.paging_quirks = matches.get_one::<u64>("paging-quirks").copied();
+    if let Some(threads) = matches.get_one::<u16>("threads") {
+        config.threads = usize::from(*threads);
+    }
     Ok(config)
 }
 
