@@ -529,13 +529,41 @@ fn part_target(part: &multipart::BatchPart, target: &Target) -> Result<Target, S
     })
 }
 
+/// The method an operation of a `$batch` stands for: its own, or the `X-HTTP-Method` a `POST`
+/// carries.
+fn part_method(part: &multipart::BatchPart) -> String {
+    match part.header("x-http-method") {
+        Some(m) if part.method == "POST" => m.to_ascii_uppercase(),
+        _ => part.method.clone(),
+    }
+}
+
+/// Each operation of a `$batch` body as its method, resource and whether it carries
+/// `If-Match`, so that what a credential allows can be checked operation by operation; `None`
+/// for a body that is not a `$batch` (answering it reports what is wrong).
+pub(crate) fn batch_operations(req: &Request<'_>) -> Option<Vec<(String, Resource, bool)>> {
+    let content_type = req.header("content-type").unwrap_or_default();
+    let parts = match multipart::read_batch_request(&content_type, req.body).ok()? {
+        multipart::BatchRequest::Changeset(parts) => parts,
+        multipart::BatchRequest::Query(part) => vec![part],
+    };
+    parts
+        .iter()
+        .map(|part| {
+            let resource = part_resource(part, req.target).ok()?;
+            Some((
+                part_method(part),
+                resource,
+                part.header("if-match").is_some(),
+            ))
+        })
+        .collect()
+}
+
 fn batch_operation(part: &multipart::BatchPart, target: &Target) -> Result<Operation, StoreError> {
     let url = part.url.as_str();
     let resource = part_resource(part, target)?;
-    let method = match part.header("x-http-method") {
-        Some(m) if part.method == "POST" => m.to_ascii_uppercase(),
-        _ => part.method.clone(),
-    };
+    let method = part_method(part);
     let prefer = part.header("prefer").map(|p| {
         if p.to_ascii_lowercase().contains("return-no-content") {
             Preference::NoContent

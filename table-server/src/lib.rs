@@ -699,28 +699,64 @@ async fn answer(
     answer
 }
 
-/// The permissions an account SAS needs for a request (the service's table of operations).
+/// The permissions an account SAS needs for a request (the service's table of operations). A
+/// `$batch` needs what each of its operations needs: a transaction of inserts `a`, one that
+/// deletes `d` too, a query sent alone `r`.
 fn check_account_sas(
     req: &api::Request<'_>,
     permissions: &str,
     resource_types: &str,
 ) -> Result<(), StoreError> {
     let resource = &req.target.resource;
-    let kind = auth::resource_type(resource);
-    let (all_of, any_of) = match (resource, req.method) {
+    if *resource == Resource::Batch {
+        let Some(operations) = api::batch_operations(req) else {
+            // Not a readable `$batch`: any write permission lets the answer say why.
+            return auth::check_account(permissions, resource_types, 'o', "", "raudw");
+        };
+        for (method, resource, if_match) in &operations {
+            let (all_of, any_of) = account_permissions(resource, method, *if_match);
+            auth::check_account(
+                permissions,
+                resource_types,
+                auth::resource_type(resource),
+                all_of,
+                any_of,
+            )?;
+        }
+        return Ok(());
+    }
+    let (all_of, any_of) =
+        account_permissions(resource, req.method, req.header("if-match").is_some());
+    auth::check_account(
+        permissions,
+        resource_types,
+        auth::resource_type(resource),
+        all_of,
+        any_of,
+    )
+}
+
+/// The permissions an account SAS needs for `method` on `resource`: all of the first, and one
+/// of the second if it is not empty.
+fn account_permissions(
+    resource: &Resource,
+    method: &str,
+    if_match: bool,
+) -> (&'static str, &'static str) {
+    match (resource, method) {
         (Resource::Tables, "GET") => ("", "l"),
         (Resource::Tables, _) => ("", "cwa"),
         (Resource::Table(_), _) => ("d", ""),
         (Resource::Rows(_) | Resource::Entity(..), "GET") => ("r", ""),
         (Resource::Rows(_), _) => ("a", ""),
         (Resource::Entity(..), "DELETE") => ("d", ""),
-        (Resource::Entity(..), _) if req.header("if-match").is_some() => ("u", ""),
+        (Resource::Entity(..), _) if if_match => ("u", ""),
         (Resource::Entity(..), _) => ("au", ""),
-        (Resource::Batch, _) => ("", "audw"),
+        // A `$batch` inside a `$batch` is refused when answered.
+        (Resource::Batch, _) => ("", "raudw"),
         (Resource::Service, "GET") => ("r", ""),
         (Resource::Service, _) => ("w", ""),
-    };
-    auth::check_account(permissions, resource_types, kind, all_of, any_of)
+    }
 }
 
 /// `GET /_stats/ACCOUNT/TABLE`: each partition's entities, reads, writes and entities scanned,

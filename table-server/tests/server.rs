@@ -1090,3 +1090,100 @@ fn slow_truncated_and_overlong_requests_get_answers_and_never_stall_the_server()
         20
     );
 }
+
+/// An account SAS lets a `$batch` do what it lets each of its operations do: a query sent
+/// alone needs `r`, a transaction of inserts `a`, and one that also deletes `d` as well.
+#[test]
+fn an_account_sas_allows_a_batch_by_its_operations() {
+    let server = start(in_memory());
+    let c = client(&server);
+    block(c.create_table("Acct")).unwrap();
+    block(c.write(
+        "Acct",
+        BatchOperation::Insert(Entity::new("p", "old").with("N", 1)),
+    ))
+    .unwrap();
+    let sas = |permissions: &str| {
+        let token = table_http::sas::SasToken {
+            version: Some("2019-02-02".into()),
+            permissions: Some(permissions.into()),
+            services: Some("t".into()),
+            resource_types: Some("sco".into()),
+            expiry: Some("2099-01-01T00:00:00Z".into()),
+            ..Default::default()
+        };
+        let signature =
+            table_http::auth::hmac_sha256_base64(&key(), &token.string_to_sign(DEV_ACCOUNT));
+        let signature: String =
+            percent_encoding::utf8_percent_encode(&signature, percent_encoding::NON_ALPHANUMERIC)
+                .to_string();
+        format!(
+            "sv=2019-02-02&ss=t&srt=sco&sp={permissions}&se=2099-01-01T00%3A00%3A00Z&sig={signature}"
+        )
+    };
+    let base = format!("http://{}/devstoreaccount1", server.addr());
+    let send = |permissions: &str, boundary: &str, body: String| {
+        raw(
+            &server,
+            "POST",
+            &format!("/devstoreaccount1/$batch?{}", sas(permissions)),
+            &[(
+                "Content-Type",
+                &format!("multipart/mixed; boundary={boundary}"),
+            )],
+            body.as_bytes(),
+            false,
+        )
+    };
+    let lone_query = format!(
+        "--batch_q\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n\
+         GET {base}/Acct(PartitionKey='p',RowKey='old') HTTP/1.1\r\nAccept: application/json;odata=nometadata\r\n\r\n\r\n--batch_q--\r\n"
+    );
+    let changeset = |operations: &[String]| {
+        let mut body = String::from(
+            "--batch_w\r\nContent-Type: multipart/mixed; boundary=changeset_w\r\n\r\n",
+        );
+        for operation in operations {
+            body.push_str(
+                "--changeset_w\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n",
+            );
+            body.push_str(operation);
+        }
+        body.push_str("--changeset_w--\r\n--batch_w--\r\n");
+        body
+    };
+    let insert = |rk: &str| {
+        let entity = format!(r#"{{"PartitionKey":"p","RowKey":"{rk}"}}"#);
+        format!(
+            "POST {base}/Acct HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{entity}\r\n",
+            entity.len()
+        )
+    };
+    let delete = format!(
+        "DELETE {base}/Acct(PartitionKey='p',RowKey='old') HTTP/1.1\r\nIf-Match: *\r\n\r\n\r\n"
+    );
+
+    let read = send("r", "batch_q", lone_query.clone());
+    assert_eq!(read.status, 202, "{}", read.body);
+    assert!(read.body.contains("HTTP/1.1 200 OK"), "{}", read.body);
+    let refused = send("a", "batch_q", lone_query);
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    assert_eq!(refused.error_code(), "AuthorizationPermissionMismatch");
+
+    let inserts = changeset(&[insert("a1"), insert("a2")]);
+    let refused = send("r", "batch_w", inserts.clone());
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    assert_eq!(refused.error_code(), "AuthorizationPermissionMismatch");
+    let added = send("a", "batch_w", inserts);
+    assert_eq!(added.status, 202, "{}", added.body);
+    assert!(added.body.contains("HTTP/1.1 201"), "{}", added.body);
+
+    let mixed = changeset(&[insert("a3"), delete]);
+    let refused = send("a", "batch_w", mixed.clone());
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    assert!(block(c.get("Acct", "p", "old", None)).is_ok());
+    let done = send("ad", "batch_w", mixed);
+    assert_eq!(done.status, 202, "{}", done.body);
+    assert!(block(c.get("Acct", "p", "old", None)).is_err());
+    assert!(block(c.get("Acct", "p", "a3", None)).is_ok());
+}
