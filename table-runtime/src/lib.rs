@@ -88,8 +88,9 @@ pub mod __private {
     pub use crate::entity::Entity;
     pub use crate::key::encode::{KeyEncodingError, push_escaped};
     pub use crate::key::segment::{
-        Follows, KeySegment, PaddedInteger, TimeFormat, TimeSegment, check_max, expect_end,
-        expect_literal, parse_escaped_segment, parse_verbatim, push_escaped_segment, push_verbatim,
+        Follows, KeySegment, PaddedInteger, TimeFormat, TimeSegment, UnpaddedInteger, check_max,
+        expect_end, expect_literal, parse_escaped_segment, parse_verbatim, push_escaped_segment,
+        push_verbatim,
     };
     pub use crate::query::keyed::{
         KeyQuery, segment_range, starts_with_range, verbatim_check, verbatim_prefix_check,

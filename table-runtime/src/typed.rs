@@ -73,6 +73,7 @@
 //! | `{name:escaped}` | escaped, reversible and ordered: any text fits, and compound keys sort exactly like the values |
 //! | `{id}` (an integer) | zero-padded to the type's width (`u32`: 10 digits); signed types offset so negatives sort first |
 //! | `{id:06}` or `{id:6}` | zero-padded to 6 digits; a value that needs more is an error, not a wrong key |
+//! | `{id:unpadded}` | plain decimal text, `-` before a negative (`id.ToString()`'s keys): for matching keys a table already holds; they sort as text, and `table-lint` warns (TK005) |
 //! | `{at}` / `{at:iso}` | fixed-width ISO 8601 UTC, `2026-03-01T10:20:30.0000000Z` |
 //! | `{at:ticks}`, `{at:inverted_ticks}` | 19-digit .NET ticks, ascending or newest first |
 //! | `{at:date}`, `{at:hour}` | a UTC date (`2026-03-01`) or hour (`2026-03-01T10`) bucket |
@@ -171,6 +172,29 @@
 //! ```
 //!
 //! A width that can't hold the declared `max` does not compile.
+//!
+//! ## Unpadded integers
+//!
+//! `{id:unpadded}` writes an integer as its plain decimal text, the way `id.ToString()` writes
+//! it in other clients. Use it to match keys that an existing table already holds: such keys
+//! sort as text (`1`, `10`, `100`, `2`), not as numbers, so `table-lint` warns about them
+//! (TK005) and the derive generates no `range_by_` query over them (point and partition
+//! queries work as usual). Reading takes the longest run of digits, so the literal after the
+//! number must not start with a digit (that does not compile), and a key with a leading zero
+//! or `-0`, which the writer never writes, does not read back.
+//!
+//! ```
+//! use table_runtime::TableEntity;
+//!
+//! #[derive(Debug, PartialEq, TableEntity)]
+//! #[table(name = "Highscores", partition_key = "{player}", row_key = "{rank:unpadded}_{season}")]
+//! struct Score { player: String, rank: u8, season: u16 }
+//!
+//! let s = Score { player: "ann".into(), rank: 10, season: 3 };
+//! assert_eq!(s.row_key().unwrap(), "10_00003");
+//! assert_eq!(ScoreKey::parse("ann", "10_00003").unwrap(), s.key());
+//! assert!(ScoreKey::parse("ann", "010_00003").is_err());
+//! ```
 //!
 //! ## Times
 //!
@@ -310,7 +334,8 @@
 //!
 //! Invalid designs do not compile: unknown fields, types keys can't hold, placeholders with no
 //! literal between them, forbidden characters in literals, a width that can't hold a declared
-//! `max`, `:escaped` on a non-string, duplicate or colliding indexes, empty templates, a
+//! `max`, `:escaped` on a non-string, `:unpadded` on a non-integer or before a literal that
+//! starts with a digit, duplicate or colliding indexes, empty templates, a
 //! projection whose fields the design does not have.
 //!
 //! # What is generated
@@ -318,7 +343,8 @@
 //! `impl TableEntity` (keys, conversion, index copies), a `{Struct}Key` type (`new`, `parse`,
 //! `point_query`) that [`crate::Table::get`] and [`crate::Table::delete`] take, query
 //! constructors returning [`crate::query::keyed::KeyQuery`]: `point_query`, `partition_query`,
-//! `range_by_{field}` for each RowKey segment (bounds flipped for inverted ticks),
+//! `range_by_{field}` for each RowKey segment (bounds flipped for inverted ticks; none for an
+//! unpadded integer, whose keys don't sort as its values),
 //! `{field}_starting_with` for text segments, `latest(n)` for inverted-tick RowKeys, the same
 //! prefixed with each index's name (`by_email_point_query`, ...); for each PartitionKey template
 //! the least-privilege SAS scopes `sas_for_partition` and `sas_for_{field}` (the partitions of a

@@ -441,9 +441,32 @@ impl Field {
             (_, kind) => kind.integer_width(),
         }
     }
+
+    /// The most characters the field's value takes written `{field:unpadded}`, for an integer:
+    /// the digits of its largest value (its declared `max`, or its type's), or for a signed type
+    /// a `-` and the digits of its smallest, whichever is longer (`i32`: 11 for
+    /// `-2147483648`).
+    pub fn unpadded_width(&self) -> Option<usize> {
+        let TypeKind::Integer { bits, signed } = self.kind else {
+            return None;
+        };
+        let bits = bits.min(64);
+        let type_max = if signed {
+            (1u64 << (bits - 1)) - 1
+        } else {
+            u64::MAX >> (64 - bits)
+        };
+        let positive = digits(self.max.map_or(type_max, |m| m.min(type_max)));
+        let negative = if signed {
+            1 + digits(1u64 << (bits - 1))
+        } else {
+            0
+        };
+        Some(positive.max(negative))
+    }
 }
 
 /// Whether a format needs an integer.
 pub fn needs_integer(format: SegmentFormat) -> bool {
-    matches!(format, SegmentFormat::Width(_))
+    matches!(format, SegmentFormat::Width(_) | SegmentFormat::Unpadded)
 }

@@ -28,6 +28,9 @@ pub enum ProblemKind {
     ForbiddenLiteral,
     /// Two placeholders with no literal between them.
     AdjacentPlaceholders,
+    /// An unpadded number followed by a literal that starts with a digit, so the key can't be
+    /// split back where the number ends.
+    UnpaddedBeforeDigit,
     /// A placeholder naming no field.
     UnknownField,
     /// A placeholder whose field can't be a key segment (type, format or storage mode).
@@ -66,6 +69,9 @@ impl ProblemKind {
             }
             ProblemKind::AdjacentPlaceholders => {
                 "put a literal separator between the placeholders (`{a}_{b}`) so the key can be parsed back"
+            }
+            ProblemKind::UnpaddedBeforeDigit => {
+                "follow an unpadded number with a literal that does not start with a digit (`{id:unpadded}_`), or pad the number (`{id}`, `{id:06}`)"
             }
             ProblemKind::UnknownField => {
                 "name a field of the struct in the placeholder, or add the field"
@@ -256,7 +262,26 @@ ProblemKind::ReservedProperty,
 
 fn check_key(design: &Design, key: &Key, errors: &mut Problems) {
     let mut previous_placeholder: Option<&str> = None;
-    for part in &key.template.parts {
+    let parts = &key.template.parts;
+    for (i, part) in parts.iter().enumerate() {
+        if let (
+            Part::Placeholder {
+                field,
+                format: SegmentFormat::Unpadded,
+            },
+            Some(Part::Literal(next)),
+        ) = (part, parts.get(i + 1))
+            && next.starts_with(|c: char| c.is_ascii_digit())
+        {
+            errors.push(
+                ProblemKind::UnpaddedBeforeDigit,
+                darling::Error::custom(format!(
+                    "`{{{field}:unpadded}}` in key `{}` is followed by `{next}`, which starts with a digit: an unpadded number has no fixed width, so the key could not be split back where the number ends; start the literal after it with another character (`_`, `-`)",
+                    key.template.text
+                ))
+                .with_span(&key.span),
+            );
+        }
         match part {
             Part::Literal(text) => {
                 previous_placeholder = None;
@@ -336,6 +361,11 @@ fn check_segment_field(key: &Key, field: &Field, format: SegmentFormat, errors: 
                 if !matches!(kind, TypeKind::Integer { .. } | TypeKind::Other) =>
             {
                 Some("is not an integer, so it can't take a width".to_owned())
+            }
+            (kind, SegmentFormat::Unpadded)
+                if !matches!(kind, TypeKind::Integer { .. } | TypeKind::Other) =>
+            {
+                Some("is not an integer, so it can't be `:unpadded`".to_owned())
             }
             (kind, SegmentFormat::Escaped) if !matches!(kind, TypeKind::String) => {
                 Some("is not a `String`, so it can't be `:escaped`".to_owned())

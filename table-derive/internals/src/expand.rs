@@ -115,6 +115,9 @@ fn push_segment(
             <#ty as #rt::PaddedInteger>::push_padded(#value, &mut __key, #width)
                 .map_err(|e| #rt::key_error(#label, e))?;
         },
+        SegmentFormat::Unpadded => quote_spanned! {span=>
+            <#ty as #rt::UnpaddedInteger>::push_unpadded(#value, &mut __key);
+        },
         time => {
             let format = time_format(time);
             quote_spanned! {span=>
@@ -143,6 +146,9 @@ fn parse_segment(
         SegmentFormat::Escaped => quote!(#rt::parse_escaped_segment(__rest, #follows)),
         SegmentFormat::Width(width) => {
             quote_spanned!(span=> <#ty as #rt::PaddedInteger>::parse_padded(__rest, #width))
+        }
+        SegmentFormat::Unpadded => {
+            quote_spanned!(span=> <#ty as #rt::UnpaddedInteger>::parse_unpadded(__rest))
         }
         time => {
             let format = time_format(time);
@@ -213,6 +219,7 @@ fn key_capacity(design: &Design, parts: &[Part], access: Access) -> TokenStream 
                 };
                 match format {
                     SegmentFormat::Width(w) => fixed += w,
+                    SegmentFormat::Unpadded => fixed += f.unpadded_width().unwrap_or(20),
                     SegmentFormat::Ticks | SegmentFormat::InvertedTicks => fixed += 19,
                     SegmentFormat::Iso => fixed += 28,
                     SegmentFormat::Date => fixed += 10,
@@ -531,6 +538,11 @@ fn query_methods<'d>(
             .iter()
             .any(|p| matches!(p, Part::Placeholder { field, .. } if f.ident == field));
         if fixed_in_row_key {
+            continue;
+        }
+        // Unpadded numbers sort as text (`10` before `9`): no RowKey range holds exactly the
+        // values of a numeric range, so such a segment gets no range method.
+        if *format == SegmentFormat::Unpadded {
             continue;
         }
         let args = arguments(&before_fields);

@@ -6,8 +6,8 @@
 //! where the part ends in a stored key. The languages follow what `table-runtime` writes for
 //! each field type and format (its `key::segment` and `key::encode`, the functions derived code
 //! calls), and the splitting follows the parser the derive generates: left to right, a
-//! verbatim segment ending at the first occurrence of the separator after it, never
-//! backtracking. A key the derive's parser splits differently from the way it was written can't
+//! verbatim segment ending at the first occurrence of the separator after it, an unpadded
+//! number at the end of its run of digits, never backtracking. A key the derive's parser splits differently from the way it was written can't
 //! be written in the first place (the runtime refuses such values), so the two agree.
 //!
 //! [`KeySpace::matches`] answers whether a stored key could have been written by a template and,
@@ -80,6 +80,17 @@ pub enum Language {
         /// The largest value the digits may spell.
         max: u128,
     },
+    /// The plain decimal text of an integer (`{id:unpadded}`): `0`, or digits without a
+    /// leading zero, with `-` before a negative value; at most `max`, and at least minus
+    /// `min_negative`. Its end in a key is where its run of digits ends.
+    Unpadded {
+        /// The largest value written.
+        max: u128,
+        /// The magnitude of the smallest value written when negatives are (`128` for an `i8`),
+        /// 0 when no value is negative; a key may start the segment with `-` only when it is
+        /// not 0 (the runtime's reader takes a `-` for signed types only).
+        min_negative: u128,
+    },
     /// 19 digits: 100 ns ticks since 0001-01-01 of an instant the service stores.
     Ticks,
     /// 19 digits: [`MAX_TICKS`] minus the ticks of an instant the service stores.
@@ -121,7 +132,10 @@ impl Language {
             Language::DateBucket => Some(DATE_WIDTH),
             Language::HourBucket => Some(HOUR_WIDTH),
             Language::Guid => Some(GUID_WIDTH),
-            Language::Verbatim { .. } | Language::Escaped { .. } | Language::Opaque => None,
+            Language::Unpadded { .. }
+            | Language::Verbatim { .. }
+            | Language::Escaped { .. }
+            | Language::Opaque => None,
         }
     }
 
@@ -166,9 +180,26 @@ impl Language {
                     .min(bound.unwrap_or(u128::MAX));
                 Language::Decimal { width, max }
             }
+            (TypeKind::Integer { bits, signed }, SegmentFormat::Unpadded) if *bits <= 64 => {
+                let (type_max, min_negative) = if *signed {
+                    ((1u128 << (bits - 1)) - 1, 1u128 << (bits - 1))
+                } else {
+                    ((1u128 << bits) - 1, 0)
+                };
+                Language::Unpadded {
+                    max: type_max.min(bound.unwrap_or(u128::MAX)),
+                    min_negative,
+                }
+            }
             (TypeKind::Other, SegmentFormat::Width(width)) => Language::Decimal {
                 width,
                 max: all_digits(width),
+            },
+            // A type of your own that implements the runtime's `UnpaddedInteger`: any integer
+            // of up to 64 bits.
+            (TypeKind::Other, SegmentFormat::Unpadded) => Language::Unpadded {
+                max: u128::from(u64::MAX),
+                min_negative: 1u128 << 63,
             },
             (TypeKind::Uuid, SegmentFormat::Default) => Language::Guid,
             (TypeKind::Time, SegmentFormat::Default)
@@ -225,7 +256,8 @@ impl Segment {
     /// Splits the text this segment wrote off the front of `rest`, exactly where the derive's
     /// parser splits it: fixed widths by length, a verbatim or opaque segment at the first
     /// occurrence of its separator (or the end of the key), an escaped one just after its
-    /// terminator when more follows. The first part returned is the whole text the segment
+    /// terminator when more follows, an unpadded number after its `-` (signed types) and
+    /// longest run of digits. The first part returned is the whole text the segment
     /// wrote (an escaped segment's terminator included), the second what follows it. Whether
     /// the text belongs to the language is [`Segment::check`]'s question.
     pub fn split<'k>(&self, rest: &'k str) -> Result<(&'k str, &'k str), String> {
@@ -250,6 +282,16 @@ impl Segment {
             }
             (Language::Verbatim { .. } | Language::Opaque | Language::Escaped { .. }, _) => {
                 Ok((rest, ""))
+            }
+            (Language::Unpadded { min_negative, .. }, _) => {
+                // As the runtime's `parse_unpadded` reads it: a `-` for a signed type, then
+                // the longest run of digits, whatever follows.
+                let sign = usize::from(*min_negative > 0 && rest.starts_with('-'));
+                let digits = rest[sign..].bytes().take_while(u8::is_ascii_digit).count();
+                if digits == 0 {
+                    return Err(format!("`{rest}` does not start with a number"));
+                }
+                Ok(rest.split_at(sign + digits))
             }
             (language, _) => {
                 let width = language.fixed_width().unwrap_or_default();
@@ -277,6 +319,35 @@ impl Segment {
                     ));
                 }
                 Ok(())
+            }
+            Language::Unpadded { max, min_negative } => {
+                let (negative, magnitude) = match text.strip_prefix('-') {
+                    Some(m) if *min_negative > 0 => (true, m),
+                    _ => (false, text),
+                };
+                if magnitude.is_empty() || !magnitude.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(format!("`{text}` is not a decimal number"));
+                }
+                if magnitude.len() > 1 && magnitude.starts_with('0') {
+                    return Err(format!(
+                        "`{text}` has a leading zero, which an unpadded segment never writes"
+                    ));
+                }
+                if negative && magnitude == "0" {
+                    return Err(format!("`{text}` is not how zero is written (`0`)"));
+                }
+                let value: u128 = magnitude
+                    .parse()
+                    .map_err(|_| format!("`{text}` is out of the field's range"))?;
+                match negative {
+                    false if value > *max => Err(format!(
+                        "`{text}` is above {max}, the largest the segment writes"
+                    )),
+                    true if value > *min_negative => Err(format!(
+                        "`{text}` is below -{min_negative}, the smallest the segment writes"
+                    )),
+                    _ => Ok(()),
+                }
             }
             Language::Ticks => {
                 let ticks = decimal(text, TICKS_WIDTH)?;
@@ -756,6 +827,60 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn unpadded_integers_are_their_plain_decimal_text() {
+        let d = every_kind();
+        assert_eq!(accepts(&d, "{id:unpadded}", "0"), ["0"]);
+        assert_eq!(accepts(&d, "{id:unpadded}", "123"), ["123"]);
+        accepts(&d, "{id:unpadded}", "4294967295");
+        refuses(&d, "{id:unpadded}", "4294967296");
+        refuses(
+            &d,
+            "{id:unpadded}",
+            "99999999999999999999999999999999999999999",
+        );
+        for bad in ["", "0123", "00", "-1", "-0", "+1", "12a", " 1", "１"] {
+            refuses(&d, "{id:unpadded}", bad);
+        }
+        accepts(&d, "{small:unpadded}", "255");
+        refuses(&d, "{small:unpadded}", "256");
+        // Signed types write `-` before a negative value, and zero as `0` only.
+        accepts(&d, "{delta:unpadded}", "-32768");
+        accepts(&d, "{delta:unpadded}", "32767");
+        accepts(&d, "{delta:unpadded}", "-1");
+        refuses(&d, "{delta:unpadded}", "-32769");
+        refuses(&d, "{delta:unpadded}", "32768");
+        for bad in ["-0", "-", "--1", "-007", "1-"] {
+            refuses(&d, "{delta:unpadded}", bad);
+        }
+        accepts(&d, "{big:unpadded}", "-9223372036854775808");
+        accepts(&d, "{big:unpadded}", "9223372036854775807");
+        refuses(&d, "{big:unpadded}", "9223372036854775808");
+        // `max` bounds the values from above; a signed field keeps its negatives.
+        accepts(&d, "{bounded:unpadded}", "999");
+        refuses(&d, "{bounded:unpadded}", "1000");
+        accepts(&d, "{signed_bounded:unpadded}", "-128");
+        accepts(&d, "{signed_bounded:unpadded}", "5");
+        refuses(&d, "{signed_bounded:unpadded}", "6");
+        // The number ends where its digits end, as the runtime's reader splits it.
+        assert_eq!(accepts(&d, "{id:unpadded}_{name}", "12_3"), ["12", "3"]);
+        assert_eq!(
+            accepts(&d, "n{delta:unpadded}-{id:unpadded}", "n-5-7"),
+            ["-5", "7"]
+        );
+        refuses(&d, "{id:unpadded}_{name}", "12x_3");
+        refuses(&d, "{id:unpadded}_{name}", "_3");
+        // `1` is a prefix of `12`: the key `12_x` is the id 12, never the id 1 and more.
+        let s = space(&d, "{id:unpadded}_x");
+        assert_eq!(s.segments[0].split("12_x"), Ok(("12", "_x")));
+        assert!(!s.contains("1"));
+        assert!(s.contains("1_x"));
+        // A type of your own that writes an unpadded integer: any integer of up to 64 bits.
+        accepts(&d, "{code:unpadded}", "-42");
+        accepts(&d, "{code:unpadded}", "18446744073709551615");
+        refuses(&d, "{code:unpadded}", "042");
+    }
+
+    #[test]
     fn ticks_and_inverted_ticks_are_19_digits_of_storable_instants() {
         let d = every_kind();
         accepts(&d, "{at:ticks}", "0638501556301234567");
@@ -883,6 +1008,9 @@ pub(crate) mod tests {
             "{at:06}",
             "{id:ticks}",
             "{guid:escaped}",
+            "{name:unpadded}",
+            "{at:unpadded}",
+            "{guid:unpadded}",
             "{nope}",
         ] {
             assert!(

@@ -3,7 +3,9 @@
 //! Each [`KeySpace`] is turned into a small automaton over the characters that matter (the
 //! templates' literals, digits, lowercase hex, the punctuation of dates and instants, and one
 //! character that stands for every other), whose language is a subset of the keys the
-//! template writes: fixed-width parts exactly (digits between their bounds, GUIDs), dates
+//! template writes: fixed-width parts exactly (digits between their bounds, GUIDs), unpadded
+//! numbers exactly (no leading zero, at most as many digits as their bound and not above it;
+//! where such a number ends is left to the confirmation below), dates
 //! with days 01–28, free text of 1 to [`TEXT_CAP`] characters that never lets its separator
 //! occur early, escaped text without escapes. How free text may look is chosen key by key
 //! ([`Values`]): with [`Values::Plain`] it holds no character that a literal of either template
@@ -50,6 +52,10 @@ enum Piece {
     /// `width` digits spelling a number from `low` to `high` (both written with `width`
     /// digits).
     Digits { low: Vec<u8>, high: Vec<u8> },
+    /// The decimal text of an integer: `0`, or up to `high.len()` digits without a leading
+    /// zero spelling at most `high`; when `negative` is not empty, also `-` and a number from
+    /// 1 to `negative`. Both bounds are written without padding.
+    Number { high: Vec<u8>, negative: Vec<u8> },
     /// `width` lowercase hex digits.
     Hex(usize),
     /// Free text: 1 to `max` characters that `allowed` admits; when `separator` follows, the
@@ -68,6 +74,11 @@ fn digits(width: usize, value: u128) -> Vec<u8> {
         .bytes()
         .map(|b| b - b'0')
         .collect()
+}
+
+/// The digits of `value` as it is written without padding.
+fn plain_digits(value: u128) -> Vec<u8> {
+    value.to_string().bytes().map(|b| b - b'0').collect()
 }
 
 fn range(width: usize, low: u128, high: u128) -> Piece {
@@ -101,6 +112,14 @@ fn pieces(language: &Language, follows: &Follows, values: Values) -> Vec<Piece> 
     match language {
         Language::Literal(text) => vec![lit(text)],
         Language::Decimal { width, max } => vec![range(*width, 0, *max)],
+        Language::Unpadded { max, min_negative } => vec![Piece::Number {
+            high: plain_digits(*max),
+            negative: if *min_negative > 0 {
+                plain_digits(*min_negative)
+            } else {
+                Vec::new()
+            },
+        }],
         Language::Ticks => vec![range(TICKS_WIDTH, MIN_TICKS, MAX_TICKS)],
         Language::InvertedTicks => vec![range(TICKS_WIDTH, 0, MAX_TICKS - MIN_TICKS)],
         Language::DateBucket => date_pieces(),
@@ -206,9 +225,22 @@ struct Cursor {
     /// Characters read in the piece.
     at: u16,
     /// Digits: whether the number so far equals the low (bit 0) and high (bit 1) bound's
-    /// start; text: the separator matcher's state.
+    /// start; a number: how its digits so far compare with its bound's first as many
+    /// ([`NUMBER_ORDER`]), whether it is negative ([`NUMBER_NEGATIVE`]) and whether it is `0`
+    /// ([`NUMBER_ZERO`]); text: the separator matcher's state.
     state: u16,
 }
+
+/// The bits of a number's cursor state that compare its digits with its bound's: one of
+/// [`NUMBER_LESS`], [`NUMBER_EQUAL`] and [`NUMBER_GREATER`].
+const NUMBER_ORDER: u16 = 0b11;
+const NUMBER_LESS: u16 = 0;
+const NUMBER_EQUAL: u16 = 1;
+const NUMBER_GREATER: u16 = 2;
+/// A number's cursor state: a `-` was read.
+const NUMBER_NEGATIVE: u16 = 0b100;
+/// A number's cursor state: the number is `0`, which no digit may follow.
+const NUMBER_ZERO: u16 = 0b1000;
 
 #[derive(Debug, Clone)]
 struct Automaton {
@@ -283,14 +315,15 @@ impl Automaton {
 
     /// The cursor at the start of piece `piece`.
     fn begin(&self, piece: u16) -> Cursor {
-        let tight = matches!(
-            self.pieces.get(piece as usize).map(|c| &c.piece),
-            Some(Piece::Digits { .. })
-        );
+        let state = match self.pieces.get(piece as usize).map(|c| &c.piece) {
+            Some(Piece::Digits { .. }) => 0b11,
+            Some(Piece::Number { .. }) => NUMBER_EQUAL,
+            _ => 0,
+        };
         Cursor {
             piece,
             at: 0,
-            state: if tight { 0b11 } else { 0 },
+            state,
         }
     }
 
@@ -307,6 +340,12 @@ impl Automaton {
             Piece::Literal(text) => c.at as usize == text.len(),
             Piece::Digits { low, .. } => c.at as usize == low.len(),
             Piece::Hex(width) => c.at as usize == *width,
+            Piece::Number { high, negative } => {
+                let minus = c.state & NUMBER_NEGATIVE != 0;
+                let bound = if minus { negative } else { high };
+                let read = c.at as usize - usize::from(minus);
+                read >= 1 && (read < bound.len() || c.state & NUMBER_ORDER != NUMBER_GREATER)
+            }
             Piece::Text { separator, .. } => {
                 c.at >= 1
                     && match separator {
@@ -358,6 +397,32 @@ impl Automaton {
             }
             Piece::Hex(width) => {
                 (at < *width && matches!(ch, '0'..='9' | 'a'..='f')).then(|| next(0))
+            }
+            Piece::Number { high, negative } => {
+                if at == 0 && ch == '-' {
+                    return (!negative.is_empty()).then(|| next(NUMBER_EQUAL | NUMBER_NEGATIVE));
+                }
+                let minus = c.state & NUMBER_NEGATIVE != 0;
+                if !ch.is_ascii_digit() || c.state & NUMBER_ZERO != 0 {
+                    return None;
+                }
+                let bound = if minus { negative } else { high };
+                let read = at - usize::from(minus);
+                let d = ch as u8 - b'0';
+                // No more digits than the bound's, and zero only as `0` itself.
+                if read >= bound.len() || (read == 0 && d == 0 && minus) {
+                    return None;
+                }
+                let order = match c.state & NUMBER_ORDER {
+                    NUMBER_EQUAL => match d.cmp(&bound[read]) {
+                        std::cmp::Ordering::Less => NUMBER_LESS,
+                        std::cmp::Ordering::Equal => NUMBER_EQUAL,
+                        std::cmp::Ordering::Greater => NUMBER_GREATER,
+                    },
+                    order => order,
+                };
+                let zero = if read == 0 && d == 0 { NUMBER_ZERO } else { 0 };
+                Some(next(order | (c.state & NUMBER_NEGATIVE) | zero))
             }
             Piece::Text {
                 escaped,
@@ -620,6 +685,7 @@ mod tests {
                 id: u32,
                 year: u16,
                 small: u8,
+                delta: i16,
                 at: OffsetDateTime,
                 guid: Uuid,
                 #[table(max_len = 3)]
@@ -734,5 +800,58 @@ mod tests {
         assert!(meet_plainly("{name}", "{id:06}").is_some());
         assert_eq!(meet_plainly("{name}", "user"), None);
         assert!(meet("{name}", "user").is_some());
+    }
+
+    #[test]
+    fn unpadded_numbers_meet_as_the_text_they_are() {
+        // The literal `12` is the id 12.
+        let w = meet("{id:unpadded}", "12").expect("the id 12");
+        assert_eq!(w.keys, ["12"]);
+        assert_eq!(w.left, [("id".to_owned(), "12".to_owned())]);
+        // A padded number meets it only where it has no leading zero: `1000`, never `0042`.
+        let w = meet("{id:unpadded}", "{year:04}").expect("four digits");
+        assert_eq!(w.keys, ["1000"]);
+        assert_eq!(w.right, [("year".to_owned(), "1000".to_owned())]);
+        assert_eq!(meet("{id:unpadded}", "0042"), None);
+        assert!(meet("{id:unpadded}", "0").is_some());
+        // Bounds: a u8 is at most 255, so at most 3 digits.
+        assert_eq!(meet("{small:unpadded}", "{year:04}"), None);
+        assert_eq!(meet("{small:unpadded}", "256"), None);
+        assert!(meet("{small:unpadded}", "255").is_some());
+        assert!(meet("{small:unpadded}", "{id:unpadded}").is_some());
+        // Negative values only from signed types, down to their minimum, never `-0`.
+        assert_eq!(meet("{id:unpadded}", "-1"), None);
+        assert_eq!(meet("{delta:unpadded}", "-1").unwrap().keys, ["-1"]);
+        assert_eq!(meet("{delta:unpadded}", "-0"), None);
+        assert!(meet("{delta:unpadded}", "-32768").is_some());
+        assert_eq!(meet("{delta:unpadded}", "-32769"), None);
+        // A number against text: names may be digits.
+        let w = meet_plainly("{id:unpadded}", "{name}").expect("a name of digits");
+        assert_eq!(w.keys, ["0"]);
+        assert_eq!(meet_ordinarily("{id:unpadded}", "{name}"), None);
+        assert!(meet_ordinarily("{id:unpadded}", "{id:010}").is_some());
+    }
+
+    #[test]
+    fn an_unpadded_number_ends_where_its_digits_end() {
+        // `1` is a prefix of `12`: with text after the literal `1`, the key `10` is the id 10.
+        let w = meet("{id:unpadded}", "1{name}").expect("the id 10");
+        assert_eq!(w.keys, ["10"]);
+        assert_eq!(w.left, [("id".to_owned(), "10".to_owned())]);
+        // `1_x` is the id 1 before `_x`, which a plain name after `1` can't spell.
+        assert!(meet("{id:unpadded}_x", "1{name}").is_some());
+        assert_eq!(meet_plainly("{id:unpadded}_x", "1{name}"), None);
+        // Five digits after nothing but the number: an id of 10000 and more, not a u8.
+        let w = meet("{id:unpadded}_a", "1{year:04}_a").expect("five digits");
+        assert_eq!(w.keys, ["10000_a"]);
+        assert_eq!(meet("{small:unpadded}_a", "1{year:04}_a"), None);
+        // A separator that is not a digit keeps two numbers apart.
+        assert_eq!(meet("{id:unpadded}_x", "{small:unpadded}_y"), None);
+        let w = meet(
+            "{id:unpadded}-{small:unpadded}",
+            "{delta:unpadded}-{year:unpadded}",
+        )
+        .expect("two numbers on each side");
+        assert!(w.keys[0].contains('-'), "{w:?}");
     }
 }

@@ -78,7 +78,8 @@ pub fn specs_for(design: &Design, prefix: &str, pk: &Key, rk: &Key) -> Vec<Query
         let fixed_before = rk_parts[..j]
             .iter()
             .any(|p| matches!(p, Part::Placeholder { field: f, .. } if f == field));
-        if fixed_before {
+        // An unpadded number sorts as text: the derive generates no range over it.
+        if fixed_before || *format == SegmentFormat::Unpadded {
             continue;
         }
         let before = text_of(&rk_parts[..j]);

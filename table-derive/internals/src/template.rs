@@ -12,6 +12,10 @@ pub enum SegmentFormat {
     Default,
     /// An integer zero-padded to this many digits (`{id:06}` or `{id:6}`).
     Width(usize),
+    /// An integer as its plain decimal text, `-` before a negative one (`{id:unpadded}`): the
+    /// form of keys written with `id.ToString()`. Such keys sort as text (`1`, `10`, `2`), not
+    /// as numbers; the format exists to read and write keys that a table already holds.
+    Unpadded,
     /// Ascending 100 ns ticks, 19 digits (`{at:ticks}`).
     Ticks,
     /// .NET inverted ticks, 19 digits, newest first (`{at:inverted_ticks}`).
@@ -46,6 +50,7 @@ impl SegmentFormat {
         match self {
             SegmentFormat::Default => String::new(),
             SegmentFormat::Width(w) => format!("0{w}"),
+            SegmentFormat::Unpadded => "unpadded".into(),
             SegmentFormat::Ticks => "ticks".into(),
             SegmentFormat::InvertedTicks => "inverted_ticks".into(),
             SegmentFormat::Iso => "iso".into(),
@@ -154,6 +159,7 @@ fn parse_format(field: &str, spec: &str) -> Result<SegmentFormat, TemplateError>
         // `raw` was the explicit verbatim form before verbatim became the default.
         "raw" => SegmentFormat::Default,
         "escaped" => SegmentFormat::Escaped,
+        "unpadded" => SegmentFormat::Unpadded,
         digits if digits.bytes().all(|b| b.is_ascii_digit()) => {
             let width: usize = digits.parse().map_err(|_| {
                 TemplateError(format!("the width in `{{{field}:{spec}}}` is too large"))
@@ -167,7 +173,7 @@ fn parse_format(field: &str, spec: &str) -> Result<SegmentFormat, TemplateError>
         }
         _ => {
             return Err(TemplateError(format!(
-                "unknown format `{spec}` in `{{{field}:{spec}}}`; expected a width like `06`, `ticks`, `inverted_ticks`, `iso`, `date`, `hour` or `escaped`"
+                "unknown format `{spec}` in `{{{field}:{spec}}}`; expected a width like `06`, `unpadded`, `ticks`, `inverted_ticks`, `iso`, `date`, `hour` or `escaped`"
             )));
         }
     })
@@ -289,5 +295,33 @@ mod tests {
         assert!(err("{id:wide}").contains("unknown format `wide`"));
         assert!(err("{id:0}").contains("between 1 and 20"));
         assert!(err("{a-b}").contains("does not name a field"));
+        assert!(err("{id:wide}").contains("`unpadded`"));
+    }
+
+    #[test]
+    fn every_format_is_written_back_as_it_was_read() {
+        for text in [
+            "{id}",
+            "{id:06}",
+            "{id:unpadded}",
+            "{at:ticks}",
+            "{at:inverted_ticks}",
+            "{at:iso}",
+            "{at:date}",
+            "{at:hour}",
+            "{name:escaped}",
+        ] {
+            let t = parse(text).unwrap();
+            assert_eq!(t.canonical(), text);
+        }
+        assert_eq!(
+            parse("n_{ id : unpadded }").unwrap().parts[1],
+            Part::Placeholder {
+                field: "id".into(),
+                format: SegmentFormat::Unpadded
+            }
+        );
+        assert_eq!(SegmentFormat::Unpadded.spec(), "unpadded");
+        assert!(!SegmentFormat::Unpadded.is_time());
     }
 }

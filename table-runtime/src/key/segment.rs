@@ -1,6 +1,8 @@
 //! Typed key segments: how a field of each type is written into a key template's placeholder,
 //! and read back. Derived code calls these; each is a thin layer over [`super::encode`].
 
+use std::fmt::Write as _;
+
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -229,6 +231,16 @@ macro_rules! unsigned_segment {
                 Ok((v, rest))
             }
         }
+        impl UnpaddedInteger for $t {
+            fn push_unpadded(&self, out: &mut String) {
+                let _ = write!(out, "{self}");
+            }
+            fn parse_unpadded(text: &str) -> Result<(Self, &str), KeyEncodingError> {
+                let (number, rest) = split_unpadded(text, false, stringify!($t))?;
+                let v = number.parse::<$t>().map_err(|_| out_of_range(number, stringify!($t)))?;
+                Ok((v, rest))
+            }
+        }
         impl PaddedInteger for $t {
             fn push_padded(&self, out: &mut String, width: usize) -> Result<(), KeyEncodingError> {
                 encode::push_unsigned(out, u64::from(*self), width)
@@ -257,6 +269,16 @@ macro_rules! signed_segment {
                 Ok((v, rest))
             }
         }
+        impl UnpaddedInteger for $t {
+            fn push_unpadded(&self, out: &mut String) {
+                let _ = write!(out, "{self}");
+            }
+            fn parse_unpadded(text: &str) -> Result<(Self, &str), KeyEncodingError> {
+                let (number, rest) = split_unpadded(text, true, stringify!($t))?;
+                let v = number.parse::<$t>().map_err(|_| out_of_range(number, stringify!($t)))?;
+                Ok((v, rest))
+            }
+        }
         impl PaddedInteger for $t {
             fn push_padded(&self, out: &mut String, width: usize) -> Result<(), KeyEncodingError> {
                 let n = u64::try_from(*self).map_err(|_| KeyEncodingError(format!(
@@ -282,6 +304,77 @@ pub trait PaddedInteger: Sized {
     fn push_padded(&self, out: &mut String, width: usize) -> Result<(), KeyEncodingError>;
     /// Reads `width` digits from the front of `text`.
     fn parse_padded(text: &str, width: usize) -> Result<(Self, &str), KeyEncodingError>;
+}
+
+/// An integer written as its plain decimal text (`{id:unpadded}`), as `id.ToString()` writes
+/// it: no padding, and `-` before a negative value.
+///
+/// Such keys sort as text, not as numbers (`1`, `10`, `100`, `2`), so a range over them returns
+/// the wrong rows; the format is for reading and writing keys that a table already holds.
+/// Reading takes the longest run of digits at the front of the text (after a `-` for a signed
+/// type), which is why the derive refuses a template where a digit can follow the number.
+///
+/// ```
+/// use table_runtime::key::segment::UnpaddedInteger;
+/// let mut key = String::from("rank_");
+/// 7u8.push_unpadded(&mut key);
+/// assert_eq!(key, "rank_7");
+/// assert_eq!(i32::parse_unpadded("-42_x").unwrap(), (-42, "_x"));
+/// assert!(u32::parse_unpadded("007").is_err());
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` can't be written `:unpadded`",
+    note = "`:unpadded` takes the integers u8, u16, u32, u64, i8, i16, i32 and i64, and types that implement `UnpaddedInteger`"
+)]
+pub trait UnpaddedInteger: Sized {
+    /// Appends the value's decimal text.
+    fn push_unpadded(&self, out: &mut String);
+    /// Reads a value from the front of `text`, returning it and the rest of the text: a `-`
+    /// (signed types only) and the longest run of ASCII digits after it. An error when there
+    /// is no digit, when the number is not written the way [`UnpaddedInteger::push_unpadded`]
+    /// writes it (a leading zero, `-0`), or when it is out of the type's range.
+    fn parse_unpadded(text: &str) -> Result<(Self, &str), KeyEncodingError>;
+}
+
+/// Splits an unpadded number off the front of `text`: a `-` when `signed`, then the longest
+/// run of ASCII digits, written the one way the writer writes it. Returns the number's text
+/// (sign included) and the rest.
+fn split_unpadded<'t>(
+    text: &'t str,
+    signed: bool,
+    type_name: &str,
+) -> Result<(&'t str, &'t str), KeyEncodingError> {
+    let negative = text.starts_with('-');
+    if negative && !signed {
+        return Err(KeyEncodingError(format!(
+            "`{text}` starts with `-`, but {type_name} holds no negative values"
+        )));
+    }
+    let sign = usize::from(negative);
+    let digits = text[sign..].bytes().take_while(u8::is_ascii_digit).count();
+    let (number, rest) = text.split_at(sign + digits);
+    let magnitude = &number[sign..];
+    if magnitude.is_empty() {
+        return Err(KeyEncodingError(format!(
+            "`{text}` does not start with a number{}",
+            if negative { " after its `-`" } else { "" }
+        )));
+    }
+    if magnitude == "0" && negative {
+        return Err(KeyEncodingError(format!(
+            "`{number}` is not how an unpadded segment writes zero (`0`)"
+        )));
+    }
+    if magnitude.len() > 1 && magnitude.starts_with('0') {
+        return Err(KeyEncodingError(format!(
+            "`{number}` has a leading zero, which an unpadded segment never writes"
+        )));
+    }
+    Ok((number, rest))
+}
+
+fn out_of_range(number: &str, type_name: &str) -> KeyEncodingError {
+    KeyEncodingError(format!("`{number}` is out of range for {type_name}"))
 }
 
 unsigned_segment!(u8, u16, u32, u64);
@@ -483,6 +576,64 @@ mod tests {
         assert_eq!(out, "000042");
         assert_eq!(i32::parse_padded("000042x", 6).unwrap(), (42, "x"));
         assert!(u8::parse_padded("000300", 6).is_err());
+    }
+
+    /// Writes `value` unpadded, then reads it back before `rest`.
+    fn unpadded_round_trip<T>(value: T, expected: &str)
+    where
+        T: UnpaddedInteger + PartialEq + std::fmt::Debug + Copy,
+    {
+        let mut key = String::new();
+        value.push_unpadded(&mut key);
+        assert_eq!(key, expected);
+        for rest in ["", "_x", "-", ":7"] {
+            let text = format!("{key}{rest}");
+            assert_eq!(T::parse_unpadded(&text).unwrap(), (value, rest), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn unpadded_integers_round_trip_at_their_bounds() {
+        unpadded_round_trip(0u8, "0");
+        unpadded_round_trip(u8::MAX, "255");
+        unpadded_round_trip(u16::MAX, "65535");
+        unpadded_round_trip(123u32, "123");
+        unpadded_round_trip(u32::MAX, "4294967295");
+        unpadded_round_trip(u64::MAX, "18446744073709551615");
+        unpadded_round_trip(i8::MIN, "-128");
+        unpadded_round_trip(i8::MAX, "127");
+        unpadded_round_trip(i16::MIN, "-32768");
+        unpadded_round_trip(0i32, "0");
+        unpadded_round_trip(-1i32, "-1");
+        unpadded_round_trip(i32::MIN, "-2147483648");
+        unpadded_round_trip(i64::MIN, "-9223372036854775808");
+        unpadded_round_trip(i64::MAX, "9223372036854775807");
+        // The longest run of digits is the number; what follows is the rest of the key.
+        assert_eq!(u32::parse_unpadded("12a3").unwrap(), (12, "a3"));
+    }
+
+    #[test]
+    fn unpadded_integers_refuse_what_the_writer_never_writes() {
+        let err = |r: Result<(u32, &str), KeyEncodingError>| r.unwrap_err().0;
+        assert!(err(u32::parse_unpadded("")).contains("does not start with a number"));
+        assert!(err(u32::parse_unpadded("_1")).contains("does not start with a number"));
+        assert!(err(u32::parse_unpadded("007")).contains("leading zero"));
+        assert!(err(u32::parse_unpadded("00")).contains("leading zero"));
+        assert!(err(u32::parse_unpadded("-1")).contains("no negative values"));
+        assert!(err(u32::parse_unpadded("4294967296")).contains("out of range for u32"));
+        assert!(err(u32::parse_unpadded("99999999999999999999999")).contains("out of range"));
+        let err = |r: Result<(i16, &str), KeyEncodingError>| r.unwrap_err().0;
+        assert!(err(i16::parse_unpadded("-")).contains("after its `-`"));
+        assert!(err(i16::parse_unpadded("--1")).contains("after its `-`"));
+        assert!(err(i16::parse_unpadded("-0")).contains("writes zero"));
+        assert!(err(i16::parse_unpadded("-01")).contains("leading zero"));
+        assert!(err(i16::parse_unpadded("+1")).contains("does not start with a number"));
+        assert!(err(i16::parse_unpadded("32768")).contains("out of range for i16"));
+        assert!(err(i16::parse_unpadded("-32769")).contains("out of range for i16"));
+        assert!(u8::parse_unpadded("256").is_err());
+        assert!(i8::parse_unpadded("-129").is_err());
+        // A digit that is not ASCII is not part of the number.
+        assert_eq!(u8::parse_unpadded("1٣").unwrap(), (1, "٣"));
     }
 
     #[test]
