@@ -14,8 +14,8 @@ use table_runtime::DateTime;
 use table_runtime::design::{SampleBounds, SampleValue};
 use table_runtime::key::encode::KeyEncodingError;
 use table_runtime::key::segment::{
-    Follows, KeySegment, PaddedInteger, TimeFormat, TimeSegment, check_max, push_escaped_segment,
-    push_verbatim,
+    Follows, KeySegment, PaddedInteger, TimeFormat, TimeSegment, UnpaddedInteger, check_max,
+    push_escaped_segment, push_verbatim,
 };
 use table_runtime::typed::support::{check_max_len, key_error};
 use table_runtime::uuid::Uuid;
@@ -167,7 +167,7 @@ fn push_value(
 }
 
 /// Appends an integer through the runtime's impls for its exact type: `KeySegment` for the
-/// type's own width, `PaddedInteger` for `{x:0w}`.
+/// type's own width, `PaddedInteger` for `{x:0w}`, `UnpaddedInteger` for `{x:unpadded}`.
 fn push_integer(
     out: &mut String,
     bits: u32,
@@ -183,7 +183,7 @@ fn push_integer(
         value: i128,
     ) -> Result<(), KeyEncodingError>
     where
-        T: KeySegment + PaddedInteger + TryFrom<i128>,
+        T: KeySegment + PaddedInteger + UnpaddedInteger + TryFrom<i128>,
     {
         let v = T::try_from(value).map_err(|_| {
             KeyEncodingError(format!(
@@ -193,6 +193,10 @@ fn push_integer(
         })?;
         match format {
             SegmentFormat::Width(width) => v.push_padded(out, width),
+            SegmentFormat::Unpadded => {
+                v.push_unpadded(out);
+                Ok(())
+            }
             _ => v.push_key(out, follows),
         }
     }

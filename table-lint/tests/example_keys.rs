@@ -12,7 +12,7 @@ mod compiled_and_read;
 
 compiled_and_read! { SOURCE;
     #[derive(Debug, Clone, PartialEq, TableEntity)]
-    #[table(name = "Usage", partition_key = "{tenant}_{at:date}", row_key = "{kind:escaped}_{seq:06}_{delta}")]
+    #[table(name = "Usage", partition_key = "{tenant}_{at:date}", row_key = "{kind:escaped}_{seq:06}_{delta}_{rank:unpadded}")]
     #[table(index(name = "by_id", partition_key = "id_{id}", row_key = "{at:inverted_ticks}", eventual))]
     struct Usage {
         #[table(max_len = 4)]
@@ -23,6 +23,7 @@ compiled_and_read! { SOURCE;
         seq: u32,
         delta: i16,
         id: table_runtime::uuid::Uuid,
+        rank: i32,
     }
 }
 
@@ -41,6 +42,7 @@ fn the_linter_writes_the_keys_the_derive_writes() {
         seq: u32::sample_within("seq", 1, bounds(Some(999), None)),
         delta: i16::sample("delta", 1),
         id: SampleValue::sample("id", 1),
+        rank: i32::sample("rank", 1),
     };
     assert_eq!(
         example(&design, &design.partition_key).unwrap(),

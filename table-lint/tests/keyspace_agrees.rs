@@ -3,7 +3,7 @@
 //! a key (one character changed, dropped or doubled) is in the key space exactly when the
 //! derive's own parser reads it back into values that the derive writes as that same string.
 
-// The derive's point query takes every key field as an argument: twelve here.
+// The derive's point query takes every key field as an argument: fourteen here.
 #![allow(clippy::too_many_arguments)]
 
 use table_derive_internals::keyspace::KeySpace;
@@ -18,7 +18,7 @@ mod compiled_and_read;
 
 compiled_and_read! { SOURCE;
     #[derive(Debug, Clone, PartialEq, TableEntity)]
-    #[table(name = "Keys", partition_key = "{tenant}_{day:date}~{hour:hour}", row_key = "{a:06}_{b}.{c}_{d:ticks}_{e:inverted_ticks}_{f}_{g:escaped}__{h}_{i}")]
+    #[table(name = "Keys", partition_key = "{tenant}_{day:date}~{hour:hour}", row_key = "{a:06}_{b}.{c}_{j:unpadded}:{k:unpadded}_{d:ticks}_{e:inverted_ticks}_{f}_{g:escaped}__{h}_{i}")]
     struct Sample {
         #[table(max_len = 8)]
         tenant: String,
@@ -34,6 +34,9 @@ compiled_and_read! { SOURCE;
         g: String,
         h: OffsetDateTime,
         i: String,
+        j: i16,
+        #[table(max = 70_000)]
+        k: u32,
     }
 }
 
@@ -98,6 +101,15 @@ impl Random {
             g: self.text(6, true),
             h: self.time(),
             i: self.text(6, true),
+            // Short and long numbers, negatives, and values above `k`'s bound.
+            j: match self.below(3) {
+                0 => self.below(21) as i16 - 10,
+                _ => self.next() as i16,
+            },
+            k: match self.below(3) {
+                0 => self.below(12) as u32,
+                _ => self.below(80_000) as u32,
+            },
         }
     }
 }

@@ -20,6 +20,8 @@ A key template (the entity's keys or an index's) whose longest possible value is
 
 - literal text: its UTF-16 length;
 - integers: their width (`{n:06}` is 6; the default is the type's width: 3, 5, 10 or 20);
+  written `:unpadded`, their longest decimal text (`u32` 10, `i32` 11 with its `-`, 64-bit
+  types 20, or the digits of a declared `max`);
 - times: `ticks` and `inverted_ticks` 19, `iso` and the default 28, `date` 10, `hour` 13;
 - a `Uuid`: 36;
 - a `String` with `#[table(max_len = N)]`: `N` (verbatim, the default); written `:escaped`,
@@ -94,6 +96,8 @@ pub fn key_bound(design: &Design, key: &Key) -> KeyBound {
         let more_follows = i + 1 < parts.len();
         let units = match (format, &f.kind) {
             (SegmentFormat::Width(w), _) => w,
+            // The longest decimal text; a type of your own as the longest 64-bit integer.
+            (SegmentFormat::Unpadded, _) => f.unpadded_width().unwrap_or(20),
             (SegmentFormat::Ticks | SegmentFormat::InvertedTicks, _) => 19,
             (SegmentFormat::Iso, _) => 28,
             (SegmentFormat::Date, _) => 10,
@@ -243,6 +247,23 @@ mod tests {
         // id 10 + 1 + 36 + 1 + 4 + 1 + 28.
         assert_eq!(key_bound(&d, &d.row_key).units, 81);
         assert!(findings(&d, "").is_empty());
+    }
+
+    #[test]
+    fn unpadded_integers_count_their_longest_decimal_text() {
+        let d = design(
+            r#"#[table(name = "T", partition_key = "{a:unpadded}_{b:unpadded}", row_key = "{c:unpadded}_{d:unpadded}_{e:unpadded}_{f:unpadded}")]
+            struct S {
+                a: u32, b: i64, c: i32, d: u8,
+                #[table(max = 9_999)] e: u64,
+                #[table(max = 5)] f: i16
+            }"#,
+        );
+        // `4294967295` 10 + `_` 1 + `-9223372036854775808` 20.
+        assert_eq!(key_bound(&d, &d.partition_key).units, 31);
+        // `-2147483648` 11 + 1 + `255` 3 + 1 + `9999` 4 + 1 + `-32768` 6.
+        assert_eq!(key_bound(&d, &d.row_key).units, 27);
+        assert!(key_bound(&d, &d.row_key).unbounded.is_empty());
     }
 
     #[test]

@@ -1,7 +1,9 @@
-//! TK005 `unsortable-number`: a zero-padding width that refuses some of the field's values.
+//! TK005 `unsortable-number`: an integer in a key that does not sort as a number: written
+//! without padding (`{n:unpadded}`), or with a zero-padding width that refuses some of the
+//! field's values.
 
 use quote::ToTokens;
-use table_derive_internals::ast::TypeKind;
+use table_derive_internals::ast::{Field, TypeKind, digits};
 use table_derive_internals::template::{Part, SegmentFormat};
 
 use super::keys;
@@ -13,8 +15,12 @@ pub static RULE: Rule = Rule {
     name: "unsortable-number",
     default_level: Level::Warn,
     pattern: "padded numbers in keys",
-    summary: "an integer placeholder `{n:0W}` too narrow for its type, or a width on a signed type",
+    summary: "an integer written unpadded (`{n:unpadded}`), or a placeholder `{n:0W}` too narrow for its type or on a signed type",
     docs: r#"## What it flags
+An integer placeholder written without padding, `{n:unpadded}` (the keys `id.ToString()`
+writes), in any key of a design: a warning. An unsigned field whose declared `max` is a single
+digit (at most 9) is not flagged, since its keys sort as numbers.
+
 An integer placeholder with an explicit width, `{n:06}` or `{n:6}`, when:
 
 - the width is smaller than the digits the type's largest value needs (3 for `u8`, 5 for `u16`,
@@ -23,27 +29,40 @@ An integer placeholder with an explicit width, `{n:06}` or `{n:6}`, when:
   says what fits, the derive checks that the width holds it, and writes check the value;
 - the type is signed: a zero-padded segment holds only values from 0, so negatives don't fit.
 
-Findings are notes: the runtime refuses a value that does not fit when the key is built, so no
-key is ever written out of order; what is left is a risk of refused writes to weigh against the
-values the field really holds (a year in `{year:04}`, a sequence number that is never negative).
+Findings on widths are notes: the runtime refuses a value that does not fit when the key is
+built, so no key is ever written out of order; what is left is a risk of refused writes to weigh
+against the values the field really holds (a year in `{year:04}`, a sequence number that is
+never negative).
 
 ## Why it is bad
 Keys are strings compared character by character, so numbers only sort by value when every one
-is written with the same number of digits. The runtime keeps that promise by refusing, when the
-key is built, any value that does not fit the width, so an entity with a large id or a negative
-number fails to save: the day the ids pass `999999`, every insert fails.
+is written with the same number of digits. Unpadded, they sort `1`, `10`, `100`, `2`, `20`
+(and `-1` before `-2`): a partition comes back in that order, and a range over them returns the
+wrong rows (`RowKey ge '100' and RowKey le '199'` also returns `1000` to `1999`). The derive
+generates no range query over an unpadded segment for that reason, but hand-written filters and
+other clients still read the keys as text.
+
+With a width, the runtime keeps the promise by refusing, when the key is built, any value that
+does not fit, so an entity with a large id or a negative number fails to save: the day the ids
+pass `999999`, every insert fails.
 
 ## Example
 ```rust
+#[table(name = "Employees", partition_key = "{department}", row_key = "{employee_id:unpadded}")]
+struct Employee { department: String, employee_id: u32 }
+
 #[table(name = "Employees", partition_key = "{department}", row_key = "empid_{employee_id:06}")]
 struct Employee { department: String, employee_id: u32 }
 ```
 
 ## Fix
-Drop the width: the default pads an integer to its type's full width, and offsets signed types
-so that negatives sort before positives. Or give the width the type's digits (`{employee_id:010}`
-for `u32`), or pick a type whose every value fits the width you want (`u16` for 5 digits). If the
-values are bounded by design, declare the bound on the field (`#[table(max = 999_999)]`).
+Pad the number. The default, `{employee_id}`, pads an integer to its type's full width (10
+digits for `u32`) and offsets signed types so that negatives sort before positives;
+`{employee_id:010}` writes the same digits for an unsigned type. If the values are bounded by
+design, declare the bound on the field (`#[table(max = 999_999)]`) and pad to its digits
+(`{employee_id:06}`), or pick a type whose every value fits the width you want (`u16` for 5
+digits). Keys a table already holds in the unpadded form stay readable with `:unpadded` until
+they are rewritten padded; allow TK005 with that reason in the meantime.
 
 ## From the guides
 Sorting in table storage: numbers in keys are padded with zeros to a fixed length so that they
@@ -52,10 +71,75 @@ sort as numbers (employee id 123 as `00000123`)."#,
     check: Check::Entity(check),
 };
 
+/// The finding on the unpadded integer placeholder `{name:unpadded}` of `field`, unless its
+/// values all sort as numbers.
+fn unpadded(name: &str, field: &Field, label: &str) -> Option<(String, String)> {
+    let ty = field.ty.to_token_stream().to_string();
+    let (message, help) = match field.kind {
+        TypeKind::Integer { signed: false, .. } if field.max.is_some_and(|m| m <= 9) => {
+            return None;
+        }
+        TypeKind::Integer { signed, .. } => {
+            let type_width = field.kind.integer_width().unwrap_or(20);
+            let bounded = match field.max {
+                Some(max) if !signed => format!(
+                    "; or, as its values are at most {max}, `{{{name}:0{}}}`",
+                    digits(max)
+                ),
+                _ => String::new(),
+            };
+            let help = if signed {
+                format!(
+                    "pad it: `{{{name}}}` writes every `{ty}` with {type_width} digits, offset so that negatives sort first{bounded}"
+                )
+            } else {
+                format!(
+                    "pad it: `{{{name}}}` or `{{{name}:0{type_width}}}` writes every `{ty}` with {type_width} digits{bounded}{}",
+                    if field.max.is_none() {
+                        "; or declare the largest value (`#[table(max = …)]`) and pad to its digits"
+                    } else {
+                        ""
+                    }
+                )
+            };
+            (
+                format!(
+                    "`{{{name}:unpadded}}` in {label} writes `{name}` (`{ty}`) without padding: keys compare as text, so they sort 1, 10, 100, 2{}, and a range over them returns the wrong rows",
+                    if signed { " (and -1 before -2)" } else { "" }
+                ),
+                help,
+            )
+        }
+        TypeKind::Other => (
+            format!(
+                "`{{{name}:unpadded}}` in {label} writes `{name}` (`{ty}`) without padding: keys compare as text, so they sort 1, 10, 100, 2, and a range over them returns the wrong rows"
+            ),
+            format!(
+                "pad it to a fixed width that holds every value (`{{{name}:0W}}`, W the digits of the largest)"
+            ),
+        ),
+        // Not an integer: the derive refuses the design (TK000).
+        _ => return None,
+    };
+    Some((message, help))
+}
+
 fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
     let design = ctx.design;
     for k in keys::all(design) {
         for (i, part) in k.key.template.parts.iter().enumerate() {
+            if let Part::Placeholder {
+                field,
+                format: SegmentFormat::Unpadded,
+            } = part
+                && let Some(f) = design.field(field)
+                && let Some((message, help)) = unpadded(field, f, &k.label)
+            {
+                // Keys out of numeric order: the rule's level (a warning by default).
+                let (start, end) = keys::part_position(k.key, i);
+                out.push(Finding::at(start, end, message, help));
+                continue;
+            }
             let Part::Placeholder {
                 field,
                 format: SegmentFormat::Width(width),
@@ -110,5 +194,73 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
             // key out of order): a risk to note against the values the field really holds.
             out.push(Finding::at(start, end, message, help).as_note());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use table_derive_internals::Design;
+
+    /// TK005's findings on a design's source, as `(message, help, note)`.
+    fn findings(src: &str) -> Vec<(String, String, bool)> {
+        let design = Design::from_derive_input(&syn::parse_str(src).unwrap()).unwrap();
+        let config = Config::parse(std::path::Path::new("t.toml"), "").unwrap();
+        let options = config.options(&RULE);
+        let mut out = Vec::new();
+        check(
+            &EntityContext {
+                design: &design,
+                options: &options,
+                file: &Default::default(),
+            },
+            &mut out,
+        );
+        out.into_iter()
+            .map(|f| (f.message, f.help.unwrap_or_default(), f.note))
+            .collect()
+    }
+
+    #[test]
+    fn unpadded_integers_are_warnings_that_name_the_padded_form() {
+        let found = findings(
+            r#"#[table(name = "T", partition_key = "{team}", row_key = "{id:unpadded}")]
+            struct S { team: String, id: u32 }"#,
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        let (message, help, note) = &found[0];
+        assert!(!note, "a warning, not a note");
+        assert!(message.contains("`{id:unpadded}` in RowKey"), "{message}");
+        assert!(message.contains("1, 10, 100, 2"), "{message}");
+        assert!(
+            help.contains("`{id}`") && help.contains("`{id:010}`"),
+            "{help}"
+        );
+        assert!(help.contains("max"), "{help}");
+
+        // A declared bound gives the width that holds it; an index's key is checked too.
+        let found = findings(
+            r#"#[table(name = "T", partition_key = "p{shard:unpadded}", row_key = "x")]
+            #[table(index(name = "by_rank", row_key = "{rank:unpadded}_{delta:unpadded}"))]
+            struct S { #[table(max = 10)] rank: u8, shard: u16, delta: i64 }"#,
+        );
+        assert_eq!(found.len(), 3, "{found:?}");
+        assert!(found[0].0.contains("in PartitionKey"), "{found:?}");
+        assert!(found[0].1.contains("`{shard:05}`"), "{found:?}");
+        assert!(
+            found[1].0.contains("RowKey of index `by_rank`"),
+            "{found:?}"
+        );
+        assert!(found[1].1.contains("`{rank:02}`"), "{found:?}");
+        assert!(found[2].0.contains("-1 before -2"), "{found:?}");
+        assert!(found[2].1.contains("negatives sort first"), "{found:?}");
+
+        // Single digits sort as numbers: nothing to say.
+        let found = findings(
+            r#"#[table(name = "T", partition_key = "{team}", row_key = "{slot:unpadded}")]
+            struct S { team: String, #[table(max = 9)] slot: u8 }"#,
+        );
+        assert!(found.is_empty(), "{found:?}");
     }
 }

@@ -11,14 +11,13 @@ use table_runtime::{Query, TableEntity};
 use time::OffsetDateTime;
 
 #[derive(TableEntity)]
-#[table(name = "Highscores", partition_key = "{user_id}", row_key = "{rank}")]
+#[table(name = "Highscores", partition_key = "{user_id}", row_key = "{rank:unpadded}")]
 #[table(rename_all = "PascalCase")]
 struct ScoreEntity {
     /// Discord user id.
     user_id: String,
-    /// `RowNr.ToString()`: "1" .. "10", not padded.
-    #[table(max_len = 2)]
-    rank: String,
+    /// `RowNr.ToString()` of the int RowNr: "1" .. "10", not padded.
+    rank: i32,
     time_of_score: OffsetDateTime,
     value: i32,
 }

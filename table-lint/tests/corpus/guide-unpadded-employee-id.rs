@@ -6,12 +6,12 @@
 use table_runtime::{Query, TableEntity};
 
 #[derive(TableEntity)]
-#[table(name = "Employees", partition_key = "{department}", row_key = "{employee_id}")]
+#[table(name = "Employees", partition_key = "{department}", row_key = "{employee_id:unpadded}")]
 #[table(rename_all = "PascalCase")]
 struct Employee {
     department: String,
     /// `employeeId.ToString()`: 123, not 00000123.
-    employee_id: String,
+    employee_id: u32,
     first_name: String,
     last_name: String,
 }

@@ -37,7 +37,8 @@ RowKey = "order_9"   RowKey = "order_10"   (order_10 sorts first)
 ## Fix
 Pad numbers to a fixed width that holds every value the field can take (`{id:010}`, or the
 derive's default width for the integer type), and rewrite existing keys (copy each entity to
-its padded key, then delete the old one).
+its padded key, then delete the old one). Until they are rewritten, a design reads and writes
+the existing keys with an integer field written `{id:unpadded}`, which TK005 warns about.
 
 ## From the guides
 Key design guidance on lexical ordering: pad numeric values so that keys sort as the numbers
