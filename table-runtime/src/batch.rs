@@ -73,19 +73,30 @@ impl BatchOperation {
     }
 }
 
+/// Bytes, with what escaping adds: a multi-byte character is written as it is, so only
+/// ASCII bytes grow.
+fn quoted(s: &str) -> usize {
+    2 + s.len()
+        + s.bytes()
+            .map(|b| match b {
+                b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 1,
+                0..0x20 => 5,
+                _ => 0,
+            })
+            .sum::<usize>()
+}
+
+/// The digits of an integer, and its sign.
+fn decimal(i: i64) -> usize {
+    usize::from(i < 0)
+        + i.unsigned_abs()
+            .checked_ilog10()
+            .map_or(1, |d| d as usize + 1)
+}
+
 /// The length of an entity's JSON body, counted without writing it: each property's quoted
 /// name, its value as JSON, and its `@odata.type` annotation where it needs one.
 fn json_size(entity: &Entity) -> usize {
-    fn quoted(s: &str) -> usize {
-        2 + s
-            .chars()
-            .map(|c| match c {
-                '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
-                c if (c as u32) < 0x20 => 6,
-                c => c.len_utf8(),
-            })
-            .sum::<usize>()
-    }
     let annotation = |name: &str, type_name: &str| quoted(name) + 11 + 2 + quoted(type_name);
     let keys = quoted("PartitionKey")
         + quoted(&entity.partition_key)
@@ -105,8 +116,8 @@ fn json_size(entity: &Entity) -> usize {
                         5
                     }
                 }
-                Value::Int32(i) => i.to_string().len(),
-                Value::Int64(i) => quoted(&i.to_string()) + annotation(name, "Edm.Int64"),
+                Value::Int32(i) => decimal(i64::from(*i)),
+                Value::Int64(i) => 2 + decimal(*i) + annotation(name, "Edm.Int64"),
                 Value::Double(_) => 24 + annotation(name, "Edm.Double"),
                 Value::DateTime(_) => 30 + annotation(name, "Edm.DateTime"),
                 Value::Guid(_) => 38 + annotation(name, "Edm.Guid"),
@@ -191,6 +202,35 @@ mod tests {
     use super::*;
     use crate::json::entity_to_json;
     use crate::value::DateTime;
+
+    #[test]
+    fn strings_and_integers_are_counted_as_json_writes_them() {
+        for text in [
+            "",
+            "plain",
+            "x\"y\\z\u{1}\u{1f}é😀",
+            "\n\r\t\u{8}\u{c}\u{7f}",
+        ] {
+            assert_eq!(
+                quoted(text),
+                serde_json::to_string(text).unwrap().len(),
+                "{text:?}"
+            );
+        }
+        for i in [
+            0,
+            9,
+            10,
+            -1,
+            -10,
+            99_999,
+            i64::from(i32::MIN),
+            i64::MIN,
+            i64::MAX,
+        ] {
+            assert_eq!(decimal(i), i.to_string().len(), "{i}");
+        }
+    }
 
     #[test]
     fn the_size_estimate_never_undercounts_the_json() {

@@ -10,7 +10,7 @@
 
 use std::borrow::Borrow;
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::key::{KeyStr, compare_utf16};
@@ -29,7 +29,7 @@ const TAG_INT64: u8 = 7;
 /// A table's property names, each given a number the first time it is written.
 #[derive(Debug, Default)]
 pub struct Names {
-    ids: HashMap<Arc<str>, u32>,
+    ids: rustc_hash::FxHashMap<Arc<str>, u32>,
     names: Vec<Arc<str>>,
 }
 
