@@ -483,8 +483,8 @@ struct Operation {
 }
 
 /// The path and query of an operation's URL in a `$batch`.
-fn part_path(part: &multipart::BatchPart) -> (&str, Option<&str>) {
-    let url = part.url.as_str();
+fn part_path<'a>(part: &multipart::BatchPart<'a>) -> (&'a str, Option<&'a str>) {
+    let url = part.url;
     // An absolute URL: the path and query after the authority.
     let path_and_query = match url.split_once("://") {
         Some((_, rest)) => rest.find('/').map_or("/", |i| &rest[i..]),
@@ -497,7 +497,7 @@ fn part_path(part: &multipart::BatchPart) -> (&str, Option<&str>) {
 }
 
 /// The resource an operation of a `$batch` names.
-fn part_resource(part: &multipart::BatchPart, target: &Target) -> Result<Resource, StoreError> {
+fn part_resource(part: &multipart::BatchPart<'_>, target: &Target) -> Result<Resource, StoreError> {
     let (path, _) = part_path(part);
     // A path-style URL names the batch's own account first (its secondary name reads the same
     // account); the path after it names the resource. Otherwise the whole path does.
@@ -517,7 +517,7 @@ fn part_resource(part: &multipart::BatchPart, target: &Target) -> Result<Resourc
 }
 
 /// The resource an operation of a `$batch` names, with its path and query.
-fn part_target(part: &multipart::BatchPart, target: &Target) -> Result<Target, StoreError> {
+fn part_target(part: &multipart::BatchPart<'_>, target: &Target) -> Result<Target, StoreError> {
     let (path, query) = part_path(part);
     let raw_query = query.unwrap_or_default().to_owned();
     Ok(Target {
@@ -531,7 +531,7 @@ fn part_target(part: &multipart::BatchPart, target: &Target) -> Result<Target, S
 
 /// The method an operation of a `$batch` stands for: its own, or the `X-HTTP-Method` a `POST`
 /// carries.
-fn part_method(part: &multipart::BatchPart) -> String {
+fn part_method(part: &multipart::BatchPart<'_>) -> String {
     match part.header("x-http-method") {
         Some(m) if part.method == "POST" => m.to_ascii_uppercase(),
         _ => part.method.clone(),
@@ -560,8 +560,11 @@ pub(crate) fn batch_operations(req: &Request<'_>) -> Option<Vec<(String, Resourc
         .collect()
 }
 
-fn batch_operation(part: &multipart::BatchPart, target: &Target) -> Result<Operation, StoreError> {
-    let url = part.url.as_str();
+fn batch_operation(
+    part: &multipart::BatchPart<'_>,
+    target: &Target,
+) -> Result<Operation, StoreError> {
+    let url = part.url;
     let resource = part_resource(part, target)?;
     let method = part_method(part);
     let prefer = part.header("prefer").map(|p| {
@@ -575,11 +578,11 @@ fn batch_operation(part: &multipart::BatchPart, target: &Target) -> Result<Opera
     let (table, op) = match (&resource, method.as_str()) {
         (Resource::Rows(table), "POST") => (
             table.clone(),
-            BatchOperation::Insert(entity_body(&part.body)?),
+            BatchOperation::Insert(entity_body(part.body)?),
         ),
         (Resource::Entity(table, pk, rk), method) if method != "GET" => (
             table.clone(),
-            entity_write(method, table, pk, rk, condition, &part.body)?,
+            entity_write(method, table, pk, rk, condition, part.body)?,
         ),
         (_, "GET") => {
             return Err(invalid(format!(
@@ -595,7 +598,7 @@ fn batch_operation(part: &multipart::BatchPart, target: &Target) -> Result<Opera
     Ok(Operation {
         op,
         table,
-        content_id: part.content_id.clone(),
+        content_id: part.content_id.map(str::to_owned),
         prefer,
     })
 }
@@ -627,7 +630,7 @@ fn failed_part(error: &StoreError, level: Metadata, content_id: Option<String>) 
 async fn batch_query<B: Backend>(
     backend: &B,
     req: &Request<'_>,
-    part: &multipart::BatchPart,
+    part: &multipart::BatchPart<'_>,
     traced: &mut Option<Traced>,
 ) -> Result<Answer, StoreError> {
     let level = req.metadata()?;
@@ -667,7 +670,7 @@ async fn batch_query<B: Backend>(
                 .map(|(name, value)| (name.to_owned(), value))
                 .collect();
             if let Some(id) = &part.content_id {
-                headers.push(("Content-ID".into(), id.clone()));
+                headers.push(("Content-ID".into(), (*id).to_owned()));
             }
             BatchAnswer {
                 status: answer.status.as_u16(),
@@ -675,7 +678,7 @@ async fn batch_query<B: Backend>(
                 body: answer.body.to_vec(),
             }
         }
-        Err(e) => failed_part(&e, level, part.content_id.clone()),
+        Err(e) => failed_part(&e, level, part.content_id.map(str::to_owned)),
     };
     let (content_type, body) = multipart::write_query_answer(&answer, &crate::new_id());
     Ok(Answer {
@@ -688,7 +691,7 @@ async fn batch_query<B: Backend>(
 async fn batch<B: Backend>(
     backend: &B,
     req: &Request<'_>,
-    parts: &[multipart::BatchPart],
+    parts: &[multipart::BatchPart<'_>],
 ) -> Result<Answer, StoreError> {
     let level = req.metadata()?;
     let mut operations = Vec::with_capacity(parts.len());
@@ -697,7 +700,7 @@ async fn batch<B: Backend>(
         match batch_operation(part, req.target) {
             Ok(op) => operations.push(op),
             Err(e) => {
-                failure = Some((e.at_index(index), part.content_id.clone()));
+                failure = Some((e.at_index(index), part.content_id.map(str::to_owned)));
                 break;
             }
         }

@@ -95,11 +95,11 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     memchr::memmem::find(haystack, needle)
 }
 
-/// Header lines as name and value.
-type Headers = Vec<(String, String)>;
+/// Header lines as name and value, borrowed from the body.
+type Headers<'a> = Vec<(&'a str, &'a str)>;
 
 /// Splits `part` into its header lines and its body at the first blank line.
-fn headers_and_body(part: &[u8]) -> Result<(Headers, &[u8]), StoreError> {
+fn headers_and_body(part: &[u8]) -> Result<(Headers<'_>, &[u8]), StoreError> {
     let (head, body) = match find(part, b"\r\n\r\n") {
         Some(i) => (&part[..i], &part[i + 4..]),
         None => match find(part, b"\n\n") {
@@ -109,7 +109,7 @@ fn headers_and_body(part: &[u8]) -> Result<(Headers, &[u8]), StoreError> {
     };
     let head = std::str::from_utf8(head)
         .map_err(|_| malformed("the headers of a $batch part are not UTF-8"))?;
-    let mut headers = Vec::new();
+    let mut headers = Vec::with_capacity(8);
     for line in head.lines() {
         let line = line.trim_end_matches('\r');
         if line.is_empty() {
@@ -118,36 +118,36 @@ fn headers_and_body(part: &[u8]) -> Result<(Headers, &[u8]), StoreError> {
         let (name, value) = line
             .split_once(':')
             .ok_or_else(|| malformed(format!("`{line}` is not a header line")))?;
-        headers.push((name.trim().to_owned(), value.trim().to_owned()));
+        headers.push((name.trim(), value.trim()));
     }
     Ok((headers, body))
 }
 
-fn header<'h>(headers: &'h [(String, String)], name: &str) -> Option<&'h str> {
+fn header<'h>(headers: &[(&'h str, &'h str)], name: &str) -> Option<&'h str> {
     headers
         .iter()
         .find(|(n, _)| n.eq_ignore_ascii_case(name))
-        .map(|(_, v)| v.as_str())
+        .map(|(_, v)| *v)
 }
 
-/// One operation of a `$batch` request.
+/// One operation of a `$batch` request, borrowed from the request's body.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BatchPart {
+pub struct BatchPart<'a> {
     /// `POST`, `PUT`, `MERGE`, `PATCH`, `DELETE` or `GET`.
     pub method: String,
     /// The URL as written on the request line (usually absolute).
-    pub url: String,
+    pub url: &'a str,
     /// The operation's own headers (`Content-Type`, `If-Match`, `Prefer`, …).
-    pub headers: Vec<(String, String)>,
+    pub headers: Vec<(&'a str, &'a str)>,
     /// The `Content-ID` given in the part's MIME headers or its own headers.
-    pub content_id: Option<String>,
+    pub content_id: Option<&'a str>,
     /// The operation's body.
-    pub body: Vec<u8>,
+    pub body: &'a [u8],
 }
 
-impl BatchPart {
+impl<'a> BatchPart<'a> {
     /// One of the operation's headers, by name in any case.
-    pub fn header(&self, name: &str) -> Option<&str> {
+    pub fn header(&self, name: &str) -> Option<&'a str> {
         header(&self.headers, name)
     }
 }
@@ -155,17 +155,20 @@ impl BatchPart {
 /// What a `$batch` request holds: one changeset of writes, or one query on its own (the
 /// service takes a query in a batch only alone, outside any changeset).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum BatchRequest {
+pub enum BatchRequest<'a> {
     /// The changeset's operations, in order.
-    Changeset(Vec<BatchPart>),
+    Changeset(Vec<BatchPart<'a>>),
     /// A lone `GET`.
-    Query(BatchPart),
+    Query(BatchPart<'a>),
 }
 
 /// Reads a `$batch` request body, given the request's `Content-Type`. A body that is not one
 /// changeset of HTTP requests, nor one lone query, is refused with `InvalidInput`, saying what
 /// is wrong.
-pub fn read_batch_request(content_type: &str, body: &[u8]) -> Result<BatchRequest, StoreError> {
+pub fn read_batch_request<'a>(
+    content_type: &str,
+    body: &'a [u8],
+) -> Result<BatchRequest<'a>, StoreError> {
     let outer = boundary(content_type).ok_or_else(|| {
         malformed(format!(
             "a $batch request needs Content-Type multipart/mixed with a boundary, not `{content_type}`"
@@ -208,7 +211,7 @@ pub fn read_batch_request(content_type: &str, body: &[u8]) -> Result<BatchReques
 }
 
 /// One `application/http` part: its MIME headers and the HTTP request inside.
-fn operation(mime: &[(String, String)], http: &[u8]) -> Result<BatchPart, StoreError> {
+fn operation<'a>(mime: &[(&'a str, &'a str)], http: &'a [u8]) -> Result<BatchPart<'a>, StoreError> {
     let line_end = find(http, b"\n").unwrap_or(http.len());
     let request_line = std::str::from_utf8(&http[..line_end])
         .map_err(|_| malformed("a $batch request line is not UTF-8"))?
@@ -228,15 +231,13 @@ fn operation(mime: &[(String, String)], http: &[u8]) -> Result<BatchPart, StoreE
     }
     let rest = &http[(line_end + 1).min(http.len())..];
     let (headers, body) = headers_and_body(rest)?;
-    let content_id = header(mime, "Content-ID")
-        .or_else(|| header(&headers, "Content-ID"))
-        .map(str::to_owned);
+    let content_id = header(mime, "Content-ID").or_else(|| header(&headers, "Content-ID"));
     Ok(BatchPart {
         method: method.to_ascii_uppercase(),
-        url: url.to_owned(),
+        url,
         headers,
         content_id,
-        body: body.to_vec(),
+        body,
     })
 }
 
@@ -332,7 +333,10 @@ mod tests {
     use super::*;
 
     /// A body that must be one changeset: its operations.
-    fn read_batch(content_type: &str, body: &[u8]) -> Result<Vec<BatchPart>, StoreError> {
+    fn read_batch<'a>(
+        content_type: &str,
+        body: &'a [u8],
+    ) -> Result<Vec<BatchPart<'a>>, StoreError> {
         match read_batch_request(content_type, body)? {
             BatchRequest::Changeset(operations) => Ok(operations),
             BatchRequest::Query(q) => Err(malformed(format!("a lone query: {}", q.url))),
@@ -369,7 +373,7 @@ mod tests {
         assert_eq!(parts.len(), 3);
         assert_eq!(parts[0].method, "POST");
         assert_eq!(parts[0].url, "http://h/acct/t");
-        let entity = super::super::read_entity(&parts[0].body).unwrap();
+        let entity = super::super::read_entity(parts[0].body).unwrap();
         assert_eq!(
             entity.get("A"),
             Some(&table_runtime::Value::String("é".into()))
