@@ -40,6 +40,15 @@ impl Report {
     }
 }
 
+/// The fields a key template writes as unpadded integers (`{n:unpadded}`).
+fn unpadded_fields(template: &table_derive_internals::template::Template) -> Vec<String> {
+    template
+        .placeholders()
+        .filter(|(_, format)| *format == table_derive_internals::template::SegmentFormat::Unpadded)
+        .map(|(field, _)| field.to_owned())
+        .collect()
+}
+
 /// A design, reduced to plain data that can leave the thread that parsed it.
 #[derive(Debug, Clone)]
 pub struct DesignSummary {
@@ -82,6 +91,11 @@ pub struct DesignSummary {
     pub partition_fields: Vec<String>,
     /// The fields in the RowKey template, in order.
     pub row_fields: Vec<String>,
+    /// The integer fields the PartitionKey writes unpadded (`{n:unpadded}`): text that holds a
+    /// number.
+    pub partition_unpadded: Vec<String>,
+    /// The integer fields the RowKey writes unpadded.
+    pub row_unpadded: Vec<String>,
     /// The typed queries the derive generates (method, class, filter with `{field}`s).
     pub queries: Vec<table_derive_internals::queries::QuerySpec>,
 }
@@ -536,6 +550,8 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
                 .placeholders()
                 .map(|(f, _)| f.to_owned())
                 .collect(),
+            partition_unpadded: unpadded_fields(&design.partition_key.template),
+            row_unpadded: unpadded_fields(&design.row_key.template),
             queries: table_derive_internals::queries::specs(design),
         });
     }

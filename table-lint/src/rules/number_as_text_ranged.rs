@@ -16,8 +16,9 @@ pub static RULE: Rule = Rule {
     docs: r#"## What it flags
 A `gt`, `ge`, `lt` or `le` comparison of a property with a string literal that is a number
 without leading zeros (`Amount gt '100'`, `Age le '65'`), and a range over a RowKey or
-PartitionKey whose design keeps a `String` field holding such numbers at that place (the code
-shows the table: `Order::TABLE`, a `Table<_, Order>`, a table name). A literal with leading
+PartitionKey whose design keeps such numbers as text at that place: a `String` field, or an
+integer written `{n:unpadded}` (the code shows the table: `Order::TABLE`, a `Table<_, Order>`,
+a table name). A literal with leading
 zeros (`'000100'`) is taken as fixed-width text and not flagged.
 
 ## Why it is bad
@@ -72,7 +73,10 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
     let mut found = Vec::new();
     ranges(&ctx.filter.expr, &mut found);
     for (target, literal) in found {
-        let what = match target {
+        let plain_help = format!(
+            "store the value as a number and compare it with `{literal}` (no quotes), or zero-pad it to a fixed width in both the data and the filter"
+        );
+        let (what, help) = match target {
             Target::Property(i) => {
                 let Some(name) = ctx.filter.properties.get(*i) else {
                     continue;
@@ -87,36 +91,46 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
                 }) {
                     continue;
                 }
-                format!("`{name}`")
+                (format!("`{name}`"), plain_help)
             }
             Target::RowKey | Target::PartitionKey => {
-                let key_fields = |d: &&crate::lint::DesignSummary| {
-                    if *target == Target::RowKey {
-                        d.row_fields.clone()
-                    } else {
-                        d.partition_fields.clone()
-                    }
-                };
-                let texts: Vec<String> = ctx
+                let rows = *target == Target::RowKey;
+                // Numbers held as text at that place: a `String` field, or an integer the key
+                // writes unpadded (`{n:unpadded}`).
+                let texts: Vec<(String, String)> = ctx
                     .tables
                     .iter()
                     .flat_map(|d| {
-                        key_fields(d).into_iter().filter(|f| {
-                            d.fields
+                        let (fields, unpadded) = if rows {
+                            (&d.row_fields, &d.row_unpadded)
+                        } else {
+                            (&d.partition_fields, &d.partition_unpadded)
+                        };
+                        fields.iter().filter_map(move |f| {
+                            if unpadded.contains(f) {
+                                Some((f.clone(), format!("`{f}` is an integer written unpadded")))
+                            } else if d
+                                .fields
                                 .iter()
                                 .any(|s| &s.field == f && s.kind == TypeKind::String)
+                            {
+                                Some((f.clone(), format!("`{f}` is a `String`")))
+                            } else {
+                                None
+                            }
                         })
                     })
                     .collect();
-                let Some(field) = texts.first() else {
+                let Some((field, held)) = texts.first() else {
                     continue;
                 };
-                let key = if *target == Target::RowKey {
-                    "RowKey"
-                } else {
-                    "PartitionKey"
-                };
-                format!("{key} (its `{field}` is a `String`)")
+                let key = if rows { "RowKey" } else { "PartitionKey" };
+                (
+                    format!("{key} (its {held})"),
+                    format!(
+                        "keep `{field}` in the {key} as a padded integer (`{{{field}}}`, or `{{{field}:0W}}` for W digits) and write the range's bounds with the same width, or query with the design's generated range method"
+                    ),
+                )
             }
             Target::Timestamp => continue,
         };
@@ -125,9 +139,7 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
                 "`{}` compares {what} with `'{literal}'` by range: as text `'9'` sorts after `'10'`, so numbers of different lengths come out in the wrong order",
                 ctx.filter.text
             ),
-            format!(
-                "store the value as a number and compare it with `{literal}` (no quotes), or zero-pad it to a fixed width in both the data and the filter"
-            ),
+            help,
         ));
     }
 }
