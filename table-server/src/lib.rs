@@ -99,8 +99,8 @@ pub struct Config {
 
 /// The threads a server answers requests on unless told otherwise: half the machine's cores,
 /// at least one. A local service shares the machine with the clients that test against it,
-/// and every thread more than the load needs costs each request wake-ups of idle threads
-/// (on 2 cores, one thread spent about a third less CPU per single-entity request than two;
+/// and every thread more than the load needs costs requests wake-ups of idle threads (on 2
+/// cores, one thread spent about a third less CPU per sequential insert than two:
 /// `bench/server-comparison/README.md`).
 pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
