@@ -384,8 +384,10 @@ async fn serve(listener: TcpListener, state: Arc<State>, mut stop: watch::Receiv
 /// A new id, unique in this process, in a GUID's shape: request ids and `$batch` boundaries.
 pub(crate) fn new_id() -> String {
     static NEXT: AtomicU64 = AtomicU64::new(1);
+    // Read once: asking the kernel for the process id was a system call per request.
+    static PROCESS: std::sync::LazyLock<u32> = std::sync::LazyLock::new(std::process::id);
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    format!("{:08x}-0000-4000-8000-{n:012x}", std::process::id())
+    format!("{:08x}-0000-4000-8000-{n:012x}", *PROCESS)
 }
 
 /// The `Date` header's text for now, written once a second (per thread) rather than for every
