@@ -675,6 +675,22 @@ impl KeySpace {
         })
     }
 
+    /// The first segment that writes a value (not a literal), with its index: the one that
+    /// decides the order of the keys, after any literal they all share.
+    pub fn leading_value(&self) -> Option<(usize, &Segment)> {
+        self.segments
+            .iter()
+            .enumerate()
+            .find(|(_, s)| s.field.is_some())
+    }
+
+    /// Whether the keys come in random order: their leading value is a GUID, whose text
+    /// carries no order, so neither do the keys nor anything written after it.
+    pub fn randomly_ordered(&self) -> bool {
+        self.leading_value()
+            .is_some_and(|(_, s)| s.language == Language::Guid)
+    }
+
     /// Whether `key` could have been written by the template and, if so, each placeholder's
     /// text in order; the key is read the way the derive's parser reads it.
     pub fn matches<'s, 'k>(&'s self, key: &'k str) -> Result<Vec<FieldText<'s, 'k>>, Mismatch> {
@@ -766,6 +782,21 @@ pub(crate) mod tests {
             space(d, template).matches(key).is_err(),
             "`{template}` accepts {key:?}"
         );
+    }
+
+    #[test]
+    fn keys_led_by_a_guid_come_in_random_order() {
+        let d = every_kind();
+        for template in ["{guid}", "order_{guid}", "{guid}_{at:ticks}", "x_{guid}_{name}"] {
+            assert!(space(&d, template).randomly_ordered(), "{template}");
+        }
+        for template in ["{at:ticks}_{guid}", "{id}_{guid}", "all", "{name}"] {
+            assert!(!space(&d, template).randomly_ordered(), "{template}");
+        }
+        let s = space(&d, "x_{guid}_{name}");
+        let (at, lead) = s.leading_value().unwrap();
+        assert_eq!((at, lead.field.as_deref()), (1, Some("guid")));
+        assert!(space(&d, "all").leading_value().is_none());
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! TK004 `random-row-key-ordered`: a RowKey that leads with a GUID where its order is used.
 
 use table_derive_internals::Design;
-use table_derive_internals::ast::{Key, TypeKind};
-use table_derive_internals::template::Part;
+use table_derive_internals::ast::Key;
+use table_derive_internals::keyspace::KeySpace;
 
 use super::keys::{self, KeyRole};
 use super::{Check, EntityContext, Finding, Level, Rule};
@@ -54,44 +54,37 @@ order; use the RowKey for the order queries need (log tail, compound key pattern
     check: Check::Entity(check),
 };
 
-/// The index of the first placeholder part and its field, when that field is a `Uuid`.
-fn leading_uuid<'k>(design: &Design, key: &'k Key) -> Option<(usize, &'k str)> {
-    let (i, field) = key
-        .template
-        .parts
+/// The key space of a RowKey, when its keys come in random order (a GUID leads them): the
+/// index of the GUID's part, its field, and the field of the next value after it, if any.
+fn random_lead(design: &Design, key: &Key) -> Option<(usize, String, Option<String>)> {
+    let space = KeySpace::new(design, &key.template).ok()?;
+    if !space.randomly_ordered() {
+        return None;
+    }
+    let (at, lead) = space.leading_value()?;
+    let after = space.segments[at + 1..]
         .iter()
-        .enumerate()
-        .find_map(|(i, p)| match p {
-            Part::Placeholder { field, .. } => Some((i, field.as_str())),
-            Part::Literal(_) => None,
-        })?;
-    design
-        .field(field)
-        .is_some_and(|f| f.kind == TypeKind::Uuid)
-        .then_some((i, field))
+        .find_map(|s| s.field.clone());
+    Some((at, lead.field.clone()?, after))
 }
 
 fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
     let design = ctx.design;
-    let primary = leading_uuid(design, &design.row_key).map(|(_, f)| f);
+    let primary = random_lead(design, &design.row_key).map(|(_, f, _)| f);
     for k in keys::all(design)
         .into_iter()
         .filter(|k| k.role == KeyRole::Row)
     {
-        let Some((at, field)) = leading_uuid(design, k.key) else {
+        let Some((at, field, after)) = random_lead(design, k.key) else {
             continue;
         };
         let (start, end) = keys::part_position(k.key, at);
-        let after = k.key.template.parts[at + 1..].iter().find_map(|p| match p {
-            Part::Placeholder { field, .. } => Some(field.as_str()),
-            Part::Literal(_) => None,
-        });
         let message = match (after, k.index) {
             (Some(next), _) => format!(
                 "{} `{}` starts with the GUID `{field}`: `{next}` after it only sorts within one GUID, and the rows sort randomly",
                 k.label, k.key.template.text
             ),
-            (None, Some(_)) if primary == Some(field) => format!(
+            (None, Some(_)) if primary.as_deref() == Some(field.as_str()) => format!(
                 "{} `{}` starts with the GUID `{field}`, like the entity's own RowKey: the copy sorts in the same random order",
                 k.label, k.key.template.text
             ),
