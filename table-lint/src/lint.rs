@@ -320,6 +320,8 @@ pub struct FilterSummary {
     pub tables: Vec<scan::TableHint>,
     /// Whether the block that runs the query deletes entities.
     pub deletes: bool,
+    /// Whether the query is limited to its first rows (`.top(n)`).
+    pub limited: bool,
     /// Whether the query is in test code: a `#[cfg(test)]` item, an integration test or a
     /// bench (set once scopes are known).
     pub test_code: bool,
@@ -431,6 +433,16 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
     let facts = rules::FileFacts {
         enums: scan.enums.clone(),
         inserts: scan.inserts,
+        limited_reads: scan
+            .filters
+            .iter()
+            .filter(|f| f.limited)
+            .map(|f| rules::LimitedRead {
+                filter: f.text.clone(),
+                tables: f.tables.clone(),
+            })
+            .collect(),
+        designs: scan.entities.len(),
     };
     for site in &scan.entities {
         let design = match &site.design {
@@ -567,6 +579,7 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
             all: site.all,
             tables: site.tables,
             deletes: site.deletes,
+            limited: site.limited,
             test_code: site.unit_test,
             scope: crate::scope::Scope {
                 package: None,

@@ -52,6 +52,8 @@ pub struct FilterSite {
     pub tables: Vec<TableHint>,
     /// Whether the block that runs the query also deletes entities.
     pub deletes: bool,
+    /// Whether the query is limited to its first rows (`.top(n)`, or `top` set on it).
+    pub limited: bool,
     /// Whether the query is inside a `#[cfg(test)]` item.
     pub unit_test: bool,
 }
@@ -229,7 +231,7 @@ impl Visitor {
                 open: false,
             }
         };
-        let (tables, deletes) = self.context(frame);
+        let (tables, deletes, limited) = self.context(frame);
         self.scan.filters.push(FilterSite {
             text: filled.text,
             span: lit.span(),
@@ -238,20 +240,24 @@ impl Visitor {
             all: false,
             tables,
             deletes,
+            limited,
             unit_test: self.in_unit_test > 0,
         });
     }
 
     /// The tables named around the query at `frame` (in its statement, in the enclosing
     /// expressions up to the block, and in later statements of that block that use the
-    /// variable the statement binds), and whether that block deletes.
-    fn context(&self, frame: &Frame<'_>) -> (Vec<TableHint>, bool) {
+    /// variable the statement binds), whether that block deletes, and whether the statement
+    /// or those later ones limit the query to its first rows.
+    fn context(&self, frame: &Frame<'_>) -> (Vec<TableHint>, bool, bool) {
         let mut tables = Vec::new();
         let mut deletes = false;
+        let mut limited = false;
         let mut level = Some(frame);
         while let Some(f) = level {
             let (start, end) = statement_bounds(f.tokens, f.at);
             self.hints(&f.tokens[start..end], &mut tables);
+            limited |= mentions_top(&f.tokens[start..end]);
             if f.delimiter == Some(Delimiter::Brace) || f.parent.is_none() {
                 if let Some(name) = let_binding(&f.tokens[start..end]) {
                     let mut from = end;
@@ -260,6 +266,7 @@ impl Visitor {
                         let statement = &f.tokens[from..stop];
                         if mentions(statement, &name) {
                             self.hints(statement, &mut tables);
+                            limited |= mentions_top(statement);
                         }
                         from = stop.max(from + 1);
                     }
@@ -271,7 +278,7 @@ impl Visitor {
         }
         tables.sort();
         tables.dedup();
-        (tables, deletes)
+        (tables, deletes, limited)
     }
 
     /// Table hints in a run of tokens: `X::TABLE`, `Table::<_, X>`, a variable bound to a typed
@@ -425,7 +432,7 @@ impl Visitor {
                     let at = (id.span().start().line, id.span().start().column);
                     if !self.seen.contains(&at) {
                         self.seen.push(at);
-                        let (tables, deletes) = self.context(&frame);
+                        let (tables, deletes, limited) = self.context(&frame);
                         let span = id.span().join(tokens[i + 3].span()).unwrap_or(id.span());
                         self.scan.filters.push(FilterSite {
                             text: String::new(),
@@ -435,6 +442,7 @@ impl Visitor {
                             all: true,
                             tables,
                             deletes,
+                            limited,
                             unit_test: self.in_unit_test > 0,
                         });
                     }
@@ -650,6 +658,26 @@ fn mentions(tokens: &[TokenTree], name: &str) -> bool {
     tokens.iter().any(|t| match t {
         TokenTree::Ident(id) => id == name,
         TokenTree::Group(g) => mentions(&g.stream().into_iter().collect::<Vec<_>>(), name),
+        _ => false,
+    })
+}
+
+/// Whether the tokens limit a query to its first rows: `.top(n)`, or `.top = Some(n)`.
+fn mentions_top(tokens: &[TokenTree]) -> bool {
+    tokens.iter().enumerate().any(|(i, t)| match t {
+        TokenTree::Ident(id) if id == "top" => {
+            let after_dot =
+                i > 0 && matches!(&tokens[i - 1], TokenTree::Punct(p) if p.as_char() == '.');
+            let used = match tokens.get(i + 1) {
+                Some(TokenTree::Group(g)) => g.delimiter() == Delimiter::Parenthesis,
+                Some(TokenTree::Punct(p)) => {
+                    p.as_char() == '=' && p.spacing() == proc_macro2::Spacing::Alone
+                }
+                _ => false,
+            };
+            after_dot && used
+        }
+        TokenTree::Group(g) => mentions_top(&g.stream().into_iter().collect::<Vec<_>>()),
         _ => false,
     })
 }
@@ -870,6 +898,24 @@ mod tests {
                 .tables
                 .contains(&TableHint::Name("Readings".into()))
         );
+    }
+
+    #[test]
+    fn queries_limited_to_their_first_rows_are_seen() {
+        let found = filters(
+            r#"
+            async fn reads(backend: &B) {
+                let latest = Query::filter("PartitionKey eq 'a'")?.top(10);
+                let mut best = Query::filter("PartitionKey eq 'b'")?;
+                best.top = Some(30);
+                let some = backend.query_page("Scores", &Query::all().top(5)).await?;
+                let whole = Query::filter("PartitionKey eq 'c'")?;
+                if whole.top == None {}
+            }
+            "#,
+        );
+        let limited: Vec<bool> = found.iter().map(|f| f.limited).collect();
+        assert_eq!(limited, [true, true, true, false]);
     }
 
     #[test]

@@ -145,6 +145,34 @@ pub struct FileFacts {
     pub enums: Vec<(String, usize)>,
     /// Whether the file inserts entities.
     pub inserts: bool,
+    /// The queries of the file limited to their first rows (`.top(n)`), with the tables the
+    /// code around them names.
+    pub limited_reads: Vec<LimitedRead>,
+    /// How many designs the file declares.
+    pub designs: usize,
+}
+
+/// A query the code limits to its first rows.
+#[derive(Debug, Clone)]
+pub struct LimitedRead {
+    /// Its filter (empty for `Query::all()`).
+    pub filter: String,
+    /// The tables the code around it names.
+    pub tables: Vec<crate::scan::TableHint>,
+}
+
+impl LimitedRead {
+    /// Whether this read runs on `design`'s table: the code names it, or names no table in a
+    /// file that declares only this design.
+    pub fn reads(&self, design: &table_derive_internals::Design, facts: &FileFacts) -> bool {
+        if self.tables.is_empty() {
+            return facts.designs == 1;
+        }
+        self.tables.iter().any(|hint| match hint {
+            crate::scan::TableHint::Design(ident) => design.ident == ident.as_str(),
+            crate::scan::TableHint::Name(name) => name.eq_ignore_ascii_case(&design.table),
+        })
+    }
 }
 
 /// What a filter rule sees.

@@ -1,8 +1,11 @@
 //! TK004 `random-row-key-ordered`: a RowKey that leads with a GUID where its order is used.
 
+use std::ops::Bound;
+
 use table_derive_internals::Design;
-use table_derive_internals::ast::Key;
+use table_derive_internals::ast::{Key, TypeKind};
 use table_derive_internals::keyspace::KeySpace;
+use table_runtime::Query;
 
 use super::keys::{self, KeyRole};
 use super::{Check, EntityContext, Finding, Level, Rule};
@@ -13,18 +16,24 @@ pub static RULE: Rule = Rule {
     name: "random-row-key-ordered",
     default_level: Level::Note,
     pattern: "RowKeys ordered for range queries",
-    summary: "a RowKey led by a GUID with more after it, or an index copy led by the same GUID: the order is random",
+    summary: "a RowKey led by a GUID with more after it, an index copy led by the same GUID, or a GUID RowKey whose partitions are read by their first rows: the order is random",
     docs: r#"## What it flags
-A RowKey (the entity's own or an index's) whose first placeholder is a `Uuid` field, in either of
-two cases, which are everything this rule detects:
+A RowKey (the entity's own or an index's) whose keys the key-space model says come in random
+order (a `Uuid` field leads them, after any literal), in these cases, which are everything this
+rule detects:
 
 - another placeholder follows the GUID in the same RowKey (`"{session_id}_{at:ticks}"`): the
   later segments only sort within one GUID;
 - an index's RowKey starts with the same `Uuid` field as the entity's own RowKey: the copy sorts
-  in the same random order as the entity it duplicates.
+  in the same random order as the entity it duplicates;
+- the entity's RowKey is only a GUID (`"{id}"`, `"order_{id}"`) and the same file reads the first
+  rows of the design's partitions: a query limited with `.top(n)` (or `top` set on it) that
+  leaves the RowKey open, run on the design's table (the code names it, or the file declares
+  only this design). "The latest ten" or "the best thirty" read that way are ten or thirty
+  random rows.
 
-A RowKey that is only a GUID (`"{id}"`, `"order_{id}"`) is not flagged: it is a fine unique id
-when nothing is read by range. The linter does not see which generated queries your code calls.
+Otherwise a RowKey that is only a GUID is not flagged: it is a fine unique id when nothing is
+read in its order. The linter does not see which generated queries your code calls.
 
 It is a note: a GUID-led RowKey is only wrong when something reads its rows in order or by range;
 TK110 reports such a range where the code shows one.
@@ -97,4 +106,54 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
             "lead the RowKey with what queries sort or range over (a time, a number) and put the GUID last; if the GUID groups rows read together, allow TK004 with that reason",
         ));
     }
+    first_rows_read(ctx, out);
+}
+
+/// A RowKey that is only a GUID, where the file reads the first rows of the design's
+/// partitions (`.top(n)` on a query that leaves the RowKey open): the first rows of a random
+/// order are a random sample.
+fn first_rows_read(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
+    let design = ctx.design;
+    let Some((at, field, None)) = random_lead(design, &design.row_key) else {
+        return;
+    };
+    let Some(read) = ctx.file.limited_reads.iter().find(|read| {
+        read.reads(design, ctx.file) && {
+            let query = if read.filter.is_empty() {
+                Ok(Query::all())
+            } else {
+                Query::filter(&read.filter)
+            };
+            query.is_ok_and(|q| {
+                let rows = q.plan().rows;
+                rows.lower == Bound::Unbounded && rows.upper == Bound::Unbounded
+            })
+        }
+    }) else {
+        return;
+    };
+    let what = if read.filter.is_empty() {
+        "`Query::all()`".to_owned()
+    } else {
+        format!("`{}`", read.filter)
+    };
+    let order = design
+        .fields
+        .iter()
+        .find(|f| f.kind == TypeKind::Time && !f.skip)
+        .map_or("a time or a padded number".to_owned(), |f| {
+            format!("`{{{}:inverted_ticks}}`", f.ident)
+        });
+    let (start, end) = keys::part_position(&design.row_key, at);
+    out.push(Finding::at(
+        start,
+        end,
+        format!(
+            "RowKey `{}` is the GUID `{field}`, and {what} with `.top(…)` reads the first rows of a partition: in GUID order they are a random sample, not the newest or the best",
+            design.row_key.template.text
+        ),
+        format!(
+            "lead the RowKey with the order the read wants ({order} for newest first, an inverted padded score for the highest) and put `{{{field}}}` after it; or read the whole partition and sort it in the client"
+        ),
+    ));
 }

@@ -36,9 +36,13 @@ struct LeaderboardEntry {
     losses: i32,
 }
 
-/// GetTopScoresAsync(category, count): first page(s) of the partition, `maxPerPage: count * 3`,
-/// then `OrderByDescending(Score).Take(count)` in memory.
-fn top_score_candidates(category: &str) -> Query {
+/// GetTopScoresAsync(category, count): the partition's first `count * 3` rows (`maxPerPage:
+/// candidateLimit`, reading pages until that many arrived), then
+/// `OrderByDescending(Score).Take(count)` in memory.
+async fn top_score_candidates<B: table_runtime::Backend>(backend: &B, category: &str, count: usize) {
     let safe_category = category.replace('\'', "''");
-    Query::filter(&format!("PartitionKey eq '{}'", safe_category)).unwrap()
+    let candidates = Query::filter(&format!("PartitionKey eq '{}'", safe_category))
+        .unwrap()
+        .top(count * 3);
+    let _ = backend.query_page(LeaderboardEntry::TABLE, &candidates).await;
 }

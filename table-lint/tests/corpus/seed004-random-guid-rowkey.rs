@@ -17,6 +17,7 @@ struct Order {
 }
 
 /// The customer's latest orders, read as the first rows of the partition (`$top=10`).
-fn latest_orders() -> Query {
-    Query::filter("PartitionKey eq 'customer42'").unwrap()
+async fn latest_orders<B: table_runtime::Backend>(backend: &B) {
+    let latest = Query::filter("PartitionKey eq 'customer42'").unwrap().top(10);
+    let _ = backend.query_page(Order::TABLE, &latest).await;
 }
