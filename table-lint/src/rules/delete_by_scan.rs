@@ -1,6 +1,7 @@
 //! TK108 `delete-by-scan`: old entities found by a scan and deleted one by one.
 
 use table_derive_internals::ast::TypeKind;
+use table_derive_internals::keyspace::Language;
 use table_runtime::Value;
 use table_runtime::query::{CompareOp, Expr, Target};
 
@@ -16,8 +17,9 @@ pub static RULE: Rule = Rule {
     docs: r#"## What it flags
 A query that the same block follows with deletes (a call named `delete…`), when the query looks
 for entities older than a time (`Timestamp lt datetime'…'`, a property compared `lt`/`le` with
-a `datetime` literal or holding a time in the design) without fixing a partition, or is
-`Query::all()`.
+a `datetime` literal or holding a time in the design, or a RowKey or PartitionKey compared
+`lt`/`le` where the design's key starts with an ascending time) without fixing a partition, or
+is `Query::all()`.
 
 ## Why it is bad
 Deleting by query costs a read of every entity scanned plus one delete request (or one
@@ -46,7 +48,7 @@ entities one by one."#,
     check: Check::Filter(check),
 };
 
-/// The time the filter keeps entities older than, as written.
+/// What the filter compares to find entities older than a time, as a message names it.
 fn older_than(ctx: &FilterContext<'_>, e: &Expr) -> Option<String> {
     match e {
         Expr::And(a, b) => older_than(ctx, a).or_else(|| older_than(ctx, b)),
@@ -58,14 +60,38 @@ fn older_than(ctx: &FilterContext<'_>, e: &Expr) -> Option<String> {
             let name = match target {
                 Target::Timestamp => "Timestamp".to_owned(),
                 Target::Property(i) => ctx.filter.properties.get(*i)?.clone(),
-                _ => return None,
+                Target::RowKey | Target::PartitionKey => {
+                    // A key that the design leads with an ascending time: below a bound are
+                    // the older entities.
+                    let rows = *target == Target::RowKey;
+                    let key = if rows { "RowKey" } else { "PartitionKey" };
+                    return ctx.tables.iter().find_map(|d| {
+                        let (_, pk, rk) =
+                            d.rows.iter().find(|(name, _, _)| name == "the entity")?;
+                        let space = if rows { rk } else { pk };
+                        let (_, lead) = space.leading_value()?;
+                        matches!(
+                            lead.language,
+                            Language::Ticks
+                                | Language::IsoInstant
+                                | Language::DateBucket
+                                | Language::HourBucket
+                        )
+                        .then(|| {
+                            format!(
+                                "the {key}, which starts with the time `{}`",
+                                lead.field.as_deref().unwrap_or_default()
+                            )
+                        })
+                    });
+                }
             };
             let time_literal = matches!(literal, Value::DateTime(_));
             let time_property = ctx
                 .tables
                 .iter()
                 .any(|d| d.property(&name).is_some_and(|f| f.kind == TypeKind::Time));
-            (time_literal || time_property).then_some(name)
+            (time_literal || time_property).then(|| format!("`{name}`"))
         }
         _ => None,
     }
@@ -79,7 +105,7 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
         "reads every entity of the table".to_owned()
     } else {
         match older_than(ctx, &ctx.filter.expr) {
-            Some(name) => format!("`{}` scans for entities by `{name}`", ctx.filter.text),
+            Some(name) => format!("`{}` scans for entities by {name}", ctx.filter.text),
             None => return,
         }
     };

@@ -16,8 +16,22 @@ struct LoginAttempt {
     client_ip: String,
 }
 
-/// The daily cleanup: every attempt older than 60 days, across all users, then a delete (or a
-/// delete batch per user partition) for each.
-fn older_than_60_days(cutoff: &str) -> Query {
-    Query::filter(&format!("RowKey lt '{}'", cutoff)).unwrap()
+/// The daily cleanup: a table scan for every attempt older than 60 days, across all users, then
+/// a delete for each (the guide: "perform a table scan in order to identify all the entities to
+/// delete, and then you must delete each old entity").
+async fn delete_older_than_60_days<B: table_runtime::Backend>(backend: &B, cutoff: &str) {
+    let old = Query::filter(&format!("RowKey lt '{}'", cutoff)).unwrap();
+    let page = backend.query_page(LoginAttempt::TABLE, &old).await.unwrap();
+    for attempt in page.entities {
+        let _ = backend
+            .write(
+                LoginAttempt::TABLE,
+                table_runtime::BatchOperation::Delete {
+                    partition_key: attempt.partition_key,
+                    row_key: attempt.row_key,
+                    if_match: table_runtime::IfMatch::Any,
+                },
+            )
+            .await;
+    }
 }
