@@ -684,6 +684,46 @@ impl KeySpace {
             .find(|(_, s)| s.field.is_some())
     }
 
+    /// Whether the key range from `lower` to `upper` (compared as the service compares keys,
+    /// by UTF-16 code units) holds every key this space can write, so that reading the range
+    /// reads all of them. Answered only where it is sure: the space writes a value (it is not
+    /// one constant key) behind a literal prefix, and the range holds every text with that
+    /// prefix.
+    pub fn range_holds_every_key(
+        &self,
+        lower: std::ops::Bound<&str>,
+        upper: std::ops::Bound<&str>,
+    ) -> bool {
+        use std::cmp::Ordering;
+        use std::ops::Bound;
+        let prefix = match self.segments.first() {
+            Some(Segment {
+                language: Language::Literal(text),
+                ..
+            }) => text.as_str(),
+            _ => return false,
+        };
+        if prefix.is_empty() || self.leading_value().is_none() {
+            return false;
+        }
+        let order = |a: &str, b: &str| a.encode_utf16().cmp(b.encode_utf16());
+        // Every key starts with the prefix, so none is below it.
+        let from_below = match lower {
+            Bound::Unbounded => true,
+            Bound::Included(lo) => order(lo, prefix) != Ordering::Greater,
+            Bound::Excluded(lo) => order(lo, prefix) == Ordering::Less,
+        };
+        // A bound above the prefix that does not itself start with it differs from the prefix
+        // at a code unit where it is greater: every text with the prefix is below it.
+        let to_above = match upper {
+            Bound::Unbounded => true,
+            Bound::Included(hi) | Bound::Excluded(hi) => {
+                order(hi, prefix) == Ordering::Greater && !hi.starts_with(prefix)
+            }
+        };
+        from_below && to_above
+    }
+
     /// Whether the keys come in random order: their leading value is a GUID, whose text
     /// carries no order, so neither do the keys nor anything written after it.
     pub fn randomly_ordered(&self) -> bool {
@@ -785,9 +825,33 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_range_holds_every_key_only_when_it_holds_the_whole_prefix() {
+        use std::ops::Bound::{Excluded, Included, Unbounded};
+        let d = every_kind();
+        let users = space(&d, "U_{name}");
+        assert!(users.range_holds_every_key(Included("U_"), Excluded("V_")));
+        assert!(users.range_holds_every_key(Included("U"), Excluded("V")));
+        assert!(users.range_holds_every_key(Excluded("T~"), Included("U`")));
+        assert!(users.range_holds_every_key(Unbounded, Excluded("V")));
+        // Some users are outside: above `U_m`, below `U_a`, or past `U_\u{ffff}`.
+        assert!(!users.range_holds_every_key(Included("U_"), Excluded("U_m")));
+        assert!(!users.range_holds_every_key(Included("U_a"), Excluded("V_")));
+        assert!(!users.range_holds_every_key(Excluded("U_"), Excluded("V_")));
+        assert!(!users.range_holds_every_key(Included("U_"), Included("U_\u{ffff}")));
+        // Without a literal prefix, or with nothing but one, the answer is never yes.
+        assert!(!space(&d, "{name}").range_holds_every_key(Unbounded, Excluded("~")));
+        assert!(!space(&d, "all").range_holds_every_key(Included("a"), Excluded("b")));
+    }
+
+    #[test]
     fn keys_led_by_a_guid_come_in_random_order() {
         let d = every_kind();
-        for template in ["{guid}", "order_{guid}", "{guid}_{at:ticks}", "x_{guid}_{name}"] {
+        for template in [
+            "{guid}",
+            "order_{guid}",
+            "{guid}_{at:ticks}",
+            "x_{guid}_{name}",
+        ] {
             assert!(space(&d, template).randomly_ordered(), "{template}");
         }
         for template in ["{at:ticks}_{guid}", "{id}_{guid}", "all", "{name}"] {

@@ -23,7 +23,9 @@ either. Text that merely mentions `PartitionKey eq` (usage, log messages) is not
 
 A range of PartitionKeys bounded on both sides (`PartitionKey ge 'a' and PartitionKey lt 'b'`)
 reads only the partitions in it and is not flagged (nor is an `or` of such ranges); one bounded
-on one side only is.
+on one side only is. So is a range, bounded or not, that holds every PartitionKey the design of
+the queried table can write, as the key-space model answers it: `PartitionKey ge 'U_' and
+PartitionKey lt 'V_'` over `partition_key = "U_{user_hash}"` reads every user's partition.
 
 A `Query::all()` in test code (an integration test, a bench, or a `#[cfg(test)]` item) is a
 note: tests often read a whole table to check what it holds.
@@ -74,8 +76,10 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
         return;
     }
     // A range of PartitionKeys bounded on both sides reads those partitions only (a silo's
-    // slice of a hash ring, a window of time buckets): not the whole table.
+    // slice of a hash ring, a window of time buckets): not the whole table, unless the range
+    // holds every PartitionKey the design of the table it runs on can write.
     if bounded_partitions(ctx.filter, &ctx.filter.expr) {
+        whole_key_space(ctx, out);
         return;
     }
     // A table partitioned by hash buckets and searched by other properties: TK109 says what
@@ -117,4 +121,29 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
     } else {
         finding
     });
+}
+
+/// A PartitionKey range that holds every PartitionKey the queried design writes (the key-space
+/// model's answer): `PartitionKey ge 'U_' and PartitionKey lt 'V_'` over `U_{user_hash}` reads
+/// every partition of those entities, a table scan in all but name.
+fn whole_key_space(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
+    if matches!(ctx.filter.expr, Expr::Or(..)) {
+        return;
+    }
+    let (lower, upper) = ctx.plan.partitions.bounds();
+    let Some((design, space)) = ctx.tables.iter().find_map(|d| {
+        let (_, pk, _) = d.rows.iter().find(|(name, _, _)| name == "the entity")?;
+        pk.range_holds_every_key(lower, upper).then_some((d, pk))
+    }) else {
+        return;
+    };
+    out.push(Finding::at(
+        ctx.site.start,
+        ctx.site.end,
+        format!(
+            "`{}` reads a range that holds every PartitionKey `{}` writes: a table scan of the `{}` entities of `{}`, however the range is written",
+            ctx.filter.text, space.template, design.ident, design.table
+        ),
+        "list these entities from partitions you can name (an index copy in a few fixed partitions, one per first letter or per day) and read those one at a time; or, if such a listing is rare, allow TK101 with that reason".to_owned(),
+    ));
 }

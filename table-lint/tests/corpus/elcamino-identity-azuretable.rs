@@ -73,9 +73,10 @@ struct UserNameIndex {
     key_version: f64,
 }
 
-/// The `Users` IQueryable: every user row of every user partition.
-fn all_users() -> Query {
-    Query::filter("((PartitionKey ge 'U_') and (PartitionKey lt 'V_')) and ((RowKey ge 'U_') and (RowKey lt 'V_'))").unwrap()
+/// The `Users` IQueryable: every user row of every user partition, read from the users table.
+async fn all_users<B: table_runtime::Backend>(backend: &B) {
+    let users = Query::filter("((PartitionKey ge 'U_') and (PartitionKey lt 'V_')) and ((RowKey ge 'U_') and (RowKey lt 'V_'))").unwrap();
+    let _ = backend.query_page(IdentityUser::TABLE, &users).await;
 }
 
 /// FindByEmailAsync: the index partition of the email, then point reads of the users.

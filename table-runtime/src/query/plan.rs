@@ -69,6 +69,14 @@ impl Default for KeyRange {
 }
 
 impl KeyRange {
+    /// The bounds, borrowed.
+    pub fn bounds(&self) -> (Bound<&str>, Bound<&str>) {
+        (
+            self.lower.as_ref().map(String::as_str),
+            self.upper.as_ref().map(String::as_str),
+        )
+    }
+
     /// Whether the range is bounded on either side.
     pub fn is_bounded(&self) -> bool {
         !matches!(
