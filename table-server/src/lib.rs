@@ -709,33 +709,25 @@ fn check_account_sas(
     permissions: &str,
     resource_types: &str,
 ) -> Result<(), StoreError> {
-    let resource = &req.target.resource;
-    if *resource == Resource::Batch {
-        let Some(operations) = api::batch_operations(req) else {
-            // Not a readable `$batch`: any write permission lets the answer say why.
-            return auth::check_account(permissions, resource_types, 'o', "", "raudw");
-        };
-        for (method, resource, if_match) in &operations {
-            let (all_of, any_of) = account_permissions(resource, method, *if_match);
-            auth::check_account(
-                permissions,
-                resource_types,
-                auth::resource_type(resource),
-                all_of,
-                any_of,
-            )?;
-        }
-        return Ok(());
+    let allows = |resource: &Resource, method: &str, if_match: bool| {
+        let (all_of, any_of) = account_permissions(resource, method, if_match);
+        let kind = auth::resource_type(resource);
+        auth::check_account(permissions, resource_types, kind, all_of, any_of)
+    };
+    if req.target.resource != Resource::Batch {
+        return allows(
+            &req.target.resource,
+            req.method,
+            req.header("if-match").is_some(),
+        );
     }
-    let (all_of, any_of) =
-        account_permissions(resource, req.method, req.header("if-match").is_some());
-    auth::check_account(
-        permissions,
-        resource_types,
-        auth::resource_type(resource),
-        all_of,
-        any_of,
-    )
+    let Some(operations) = api::batch_operations(req) else {
+        // Not a readable `$batch`: any write permission lets the answer say why.
+        return auth::check_account(permissions, resource_types, 'o', "", "raudw");
+    };
+    operations
+        .iter()
+        .try_for_each(|(method, resource, if_match)| allows(resource, method, *if_match))
 }
 
 /// The permissions an account SAS needs for `method` on `resource`: all of the first, and one
