@@ -442,7 +442,17 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
                 tables: f.tables.clone(),
             })
             .collect(),
-        designs: scan.entities.len(),
+        designs: scan
+            .entities
+            .iter()
+            .filter_map(|site| site.design.as_ref().ok())
+            .map(|d| rules::FileDesign {
+                ident: d.ident.to_string(),
+                table: d.table.clone(),
+                partition_key: KeySpace::new(d, &d.partition_key.template).ok(),
+                row_key: KeySpace::new(d, &d.row_key.template).ok(),
+            })
+            .collect(),
     };
     for site in &scan.entities {
         let design = match &site.design {

@@ -1,5 +1,7 @@
 //! TK013 `unmaintained-index`: index copies that one write can't keep in step with the entity.
 
+use table_derive_internals::keyspace::Language;
+
 use super::{Check, EntityContext, Finding, Level, Rule, RuleOption};
 
 /// The rule.
@@ -8,10 +10,18 @@ pub static RULE: Rule = Rule {
     name: "unmaintained-index",
     default_level: Level::Warn,
     pattern: "secondary-index patterns: eventually consistent transactions",
-    summary: "an index in another partition not declared `eventual`, or more same-partition copies than one transaction holds",
+    summary: "an index in another partition not declared `eventual`, a hand-made index of another design, or more same-partition copies than one transaction holds",
     docs: r#"## What it flags
 - An `index(...)` whose PartitionKey differs from the entity's (an inter-partition index)
   and that is not declared `eventual`.
+- A design whose RowKey is, field for field, another design's PartitionKey (the key-space
+  model compares them) under a PartitionKey of its own, in the same file, when that RowKey has a
+  literal of its own or the copies sit in one fixed partition: rows that point at the other
+  design's entities from partitions, or a table, that none of its transactions reach. An index
+  kept by hand (`E_{email_hash}` / `U_{user_hash}` beside users at `U_{user_hash}`, or every id
+  under one `allIds` partition) has the same lag as an undeclared inter-partition index, and
+  nothing repairs it. A bare shared field (`{user_id}` as one design's RowKey and another's
+  PartitionKey) is not enough: per-user data of a conversation is not an index of the users.
 - A design whose same-partition index copies, plus the entity itself, are more operations than
   one entity group transaction takes (`max_operations`, 100 by default). A replace that changes a
   copy's key adds a delete for the old copy too, so stay well below.
@@ -73,6 +83,7 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
             ));
         }
     }
+    hand_made_index(ctx, out);
     if same + 1 > max {
         out.push(Finding::new(
             design.span,
@@ -84,6 +95,57 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
             "drop the copies no query needs, or move some to another partition declared `eventual`",
         ));
     }
+}
+
+/// A design whose RowKey is another design's PartitionKey, field for field, under a
+/// PartitionKey of its own: rows that point at the other design's entities from partitions (or
+/// a table) no transaction of theirs reaches, kept by hand.
+fn hand_made_index(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
+    let design = ctx.design;
+    let ident = design.ident.to_string();
+    let Some(own) = ctx.file.designs.iter().find(|d| d.ident == ident) else {
+        return;
+    };
+    let (Some(own_pk), Some(own_rk)) = (&own.partition_key, &own.row_key) else {
+        return;
+    };
+    if own_rk.leading_value().is_none() {
+        return;
+    }
+    // Sure signs that the RowKey names the other design's entities rather than merely sharing
+    // a field with them: the key has a literal of its own (`U_{user_hash}`), or the copies all
+    // sit in one fixed partition (a list of the other design's ids).
+    let specific = own_rk
+        .segments
+        .iter()
+        .any(|s| matches!(s.language, Language::Literal(_)));
+    let fixed_partition = own_pk.leading_value().is_none();
+    if !specific && !fixed_partition {
+        return;
+    }
+    let Some((target, target_pk)) = ctx.file.designs.iter().find_map(|other| {
+        let pk = other.partition_key.as_ref()?;
+        (other.ident != ident && pk.segments == own_rk.segments && pk.segments != own_pk.segments)
+            .then_some((other, pk))
+    }) else {
+        return;
+    };
+    let place = if target.table == design.table {
+        "another partition".to_owned()
+    } else {
+        format!("another table (`{}`)", design.table)
+    };
+    out.push(Finding::new(
+        design.row_key.span,
+        format!(
+            "`{ident}` keeps `{}`'s PartitionKey `{}` as its RowKey under a PartitionKey of its own (`{}`): a hand-made index of `{}` in {place}, which no transaction writes together with the entity it points at",
+            target.ident, target_pk.template, own_pk.template, target.ident
+        ),
+        format!(
+            "declare the copy as an index of `{}` (`index(name = \"by_…\", partition_key = \"{}\", …, eventual)`) so its writes go through the index queue and a worker repairs what fails; or, if a queue already keeps these rows, allow TK013 with that reason",
+            target.ident, own_pk.template
+        ),
+    ));
 }
 
 #[cfg(test)]
