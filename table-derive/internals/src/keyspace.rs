@@ -7,8 +7,9 @@
 //! each field type and format (its `key::segment` and `key::encode`, the functions derived code
 //! calls), and the splitting follows the parser the derive generates: left to right, a
 //! verbatim segment ending at the first occurrence of the separator after it, an unpadded
-//! number at the end of its run of digits, never backtracking. A key the derive's parser splits differently from the way it was written can't
-//! be written in the first place (the runtime refuses such values), so the two agree.
+//! number at the end of its run of digits, never backtracking. A key the derive's parser splits
+//! differently from the way it was written can't be written in the first place (the runtime
+//! refuses such values), so the two agree.
 //!
 //! [`KeySpace::matches`] answers whether a stored key could have been written by a template and,
 //! when it could, returns each placeholder's text.
