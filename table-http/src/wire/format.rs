@@ -616,6 +616,30 @@ mod tests {
         }
     }
 
+    /// An ETag that does not name a Timestamp is written as it is; one that does is written in
+    /// the service's form from the Timestamp's text, whichever comes first on the page.
+    #[test]
+    fn etags_are_written_as_given_or_from_their_timestamp() {
+        let mut e = sample();
+        e.etag = Some(ETag::from_raw("W/\"opaque-1\""));
+        let doc = json(&entity_document(&e, None, Metadata::Minimal, &PLACE));
+        assert_eq!(doc["odata.etag"], "W/\"opaque-1\"");
+        let mut page = PageWriter::new(None, Metadata::Full, PLACE);
+        let stamped = sample();
+        page.push(EntityView::of(&stamped));
+        page.push(EntityView::of(&e));
+        page.push(EntityView::of(&stamped));
+        let page = json(&page.finish());
+        let header = stamped.etag.as_ref().unwrap().to_header();
+        assert_eq!(page["value"][0]["odata.etag"], header.as_str());
+        assert_eq!(page["value"][1]["odata.etag"], "W/\"opaque-1\"");
+        assert_eq!(page["value"][2]["odata.etag"], header.as_str());
+        assert_eq!(
+            page["value"][2]["Timestamp"],
+            stamped.timestamp.unwrap().to_string().as_str()
+        );
+    }
+
     /// A page written from the store's own records, as the server writes it, is the page
     /// written from the entities the store copies out, at every level, with and without
     /// `$select`.
