@@ -40,6 +40,21 @@ impl Report {
     }
 }
 
+/// A declared index copy, as the checks of indexes read it.
+#[derive(Debug, Clone)]
+pub struct IndexSummary {
+    /// Its name.
+    pub name: String,
+    /// Whether it is declared `eventual`.
+    pub eventual: bool,
+    /// Whether it shares the entity's partition (the entity's transaction can write it).
+    pub same_partition: bool,
+    /// Its PartitionKey template, when it has one of its own.
+    pub partition_key: Option<String>,
+    /// Where its name is written.
+    pub name_at: (Position, Position),
+}
+
 /// The fields a key template writes as unpadded integers (`{n:unpadded}`).
 fn unpadded_fields(template: &table_derive_internals::template::Template) -> Vec<String> {
     template
@@ -91,6 +106,10 @@ pub struct DesignSummary {
     pub partition_fields: Vec<String>,
     /// The fields in the RowKey template, in order.
     pub row_fields: Vec<String>,
+    /// The declared index copies.
+    pub indexes: Vec<IndexSummary>,
+    /// Where the whole struct is.
+    pub span_at: (Position, Position),
     /// The integer fields the PartitionKey writes unpadded (`{n:unpadded}`): text that holds a
     /// number.
     pub partition_unpadded: Vec<String>,
@@ -442,17 +461,7 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
                 tables: f.tables.clone(),
             })
             .collect(),
-        designs: scan
-            .entities
-            .iter()
-            .filter_map(|site| site.design.as_ref().ok())
-            .map(|d| rules::FileDesign {
-                ident: d.ident.to_string(),
-                table: d.table.clone(),
-                partition_key: KeySpace::new(d, &d.partition_key.template).ok(),
-                row_key: KeySpace::new(d, &d.row_key.template).ok(),
-            })
-            .collect(),
+        designs: scan.entities.len(),
     };
     for site in &scan.entities {
         let design = match &site.design {
@@ -572,6 +581,21 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
                 .placeholders()
                 .map(|(f, _)| f.to_owned())
                 .collect(),
+            indexes: design
+                .indexes
+                .iter()
+                .map(|index| IndexSummary {
+                    name: index.name.clone(),
+                    eventual: index.eventual,
+                    same_partition: index.same_partition(design),
+                    partition_key: index
+                        .partition_key
+                        .as_ref()
+                        .map(|k| k.template.text.clone()),
+                    name_at: Diagnostic::span_positions(index.name_span),
+                })
+                .collect(),
+            span_at: Diagnostic::span_positions(design.span),
             partition_unpadded: unpadded_fields(&design.partition_key.template),
             row_unpadded: unpadded_fields(&design.row_key.template),
             queries: table_derive_internals::queries::specs(design),

@@ -148,22 +148,8 @@ pub struct FileFacts {
     /// The queries of the file limited to their first rows (`.top(n)`), with the tables the
     /// code around them names.
     pub limited_reads: Vec<LimitedRead>,
-    /// The designs the file declares (those whose attributes could be read), with their keys
-    /// as key spaces where the model describes them.
-    pub designs: Vec<FileDesign>,
-}
-
-/// A design of the file, as other designs' checks see it.
-#[derive(Debug, Clone)]
-pub struct FileDesign {
-    /// The struct's name.
-    pub ident: String,
-    /// Its table.
-    pub table: String,
-    /// Its PartitionKey.
-    pub partition_key: Option<table_derive_internals::keyspace::KeySpace>,
-    /// Its RowKey.
-    pub row_key: Option<table_derive_internals::keyspace::KeySpace>,
+    /// How many designs the file declares.
+    pub designs: usize,
 }
 
 /// A query the code limits to its first rows.
@@ -180,7 +166,7 @@ impl LimitedRead {
     /// file that declares only this design.
     pub fn reads(&self, design: &table_derive_internals::Design, facts: &FileFacts) -> bool {
         if self.tables.is_empty() {
-            return facts.designs.len() == 1;
+            return facts.designs == 1;
         }
         self.tables.iter().any(|hint| match hint {
             crate::scan::TableHint::Design(ident) => design.ident == ident.as_str(),

@@ -1,8 +1,10 @@
 //! TK013 `unmaintained-index`: index copies that one write can't keep in step with the entity.
 
-use table_derive_internals::keyspace::Language;
+use rustc_hash::FxHashMap;
+use table_derive_internals::keyspace::{KeySpace, Language, Segment};
 
-use super::{Check, EntityContext, Finding, Level, Rule, RuleOption};
+use super::{Check, Finding, Level, Rule, RuleOption, RuleOptions};
+use crate::lint::DesignSummary;
 
 /// The rule.
 pub static RULE: Rule = Rule {
@@ -15,9 +17,10 @@ pub static RULE: Rule = Rule {
 - An `index(...)` whose PartitionKey differs from the entity's (an inter-partition index)
   and that is not declared `eventual`.
 - A design whose RowKey is, field for field, another design's PartitionKey (the key-space
-  model compares them) under a PartitionKey of its own, in the same file, when that RowKey has a
+  model compares them) under a PartitionKey of its own, when that RowKey has a
   literal of its own or the copies sit in one fixed partition: rows that point at the other
-  design's entities from partitions, or a table, that none of its transactions reach. An index
+  design's entities from partitions, or a table, that none of its transactions reach. Designs
+  are compared within one program (the scopes the other rules use), whichever files they are in. An index
   kept by hand (`E_{email_hash}` / `U_{user_hash}` beside users at `U_{user_hash}`, or every id
   under one `allIds` partition) has the same lag as an undeclared inter-partition index, and
   nothing repairs it. A bare shared field (`{user_id}` as one design's RowKey and another's
@@ -56,137 +59,193 @@ and the limit of 100 operations per entity group transaction."#,
         name: "max_operations",
         doc: "the most operations of one entity group transaction (default 100, the service's limit)",
     }],
-    check: Check::Entity(check),
+    check: Check::Designs(check),
 };
 
-fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
-    let design = ctx.design;
-    let max = ctx.options.usize("max_operations", 100);
-    let mut same = 0;
-    for index in &design.indexes {
-        if index.same_partition(design) {
-            same += 1;
-            continue;
+fn check(
+    designs: &[DesignSummary],
+    options: &RuleOptions,
+    _: &crate::lint::RowOverlaps,
+    out: &mut Vec<(usize, Finding)>,
+) {
+    let max = options.usize("max_operations", 100);
+    for (at, design) in designs.iter().enumerate() {
+        let mut same = 0;
+        for index in &design.indexes {
+            if index.same_partition {
+                same += 1;
+                continue;
+            }
+            if !index.eventual {
+                let pk = index.partition_key.as_deref().unwrap_or("");
+                out.push((
+                    at,
+                    Finding::at(
+                        index.name_at.0,
+                        index.name_at.1,
+                        format!(
+                            "index `{}` is in another partition (`{pk}`) and not `eventual`: its copy can't share the entity's transaction and trails it until a queue worker catches up",
+                            index.name
+                        ),
+                        "declare it `eventual` and keep it through an index queue and worker, or drop its `partition_key` so the copy shares the entity's transaction",
+                    ),
+                ));
+            }
         }
-        if !index.eventual {
-            let pk = index
-                .partition_key
-                .as_ref()
-                .map_or("", |k| k.template.text.as_str());
-            out.push(Finding::new(
-                index.name_span,
-                format!(
-                    "index `{}` is in another partition (`{pk}`) and not `eventual`: its copy can't share the entity's transaction and trails it until a queue worker catches up",
-                    index.name
+        if same + 1 > max {
+            out.push((
+                at,
+                Finding::at(
+                    design.span_at.0,
+                    design.span_at.1,
+                    format!(
+                        "`{}` has {same} same-partition index copies: with the entity that is {} operations, more than the {max} of one transaction, so every write is refused",
+                        design.ident,
+                        same + 1
+                    ),
+                    "drop the copies no query needs, or move some to another partition declared `eventual`",
                 ),
-                "declare it `eventual` and keep it through an index queue and worker, or drop its `partition_key` so the copy shares the entity's transaction",
             ));
         }
     }
-    hand_made_index(ctx, out);
-    if same + 1 > max {
-        out.push(Finding::new(
-            design.span,
-            format!(
-                "`{}` has {same} same-partition index copies: with the entity that is {} operations, more than the {max} of one transaction, so every write is refused",
-                design.ident,
-                same + 1
+    hand_made_indexes(designs, out);
+}
+
+/// The entity's own key spaces of a design, when the model describes them.
+fn entity_keys(design: &DesignSummary) -> Option<(&KeySpace, &KeySpace)> {
+    design
+        .rows
+        .iter()
+        .find(|(name, _, _)| name == "the entity")
+        .map(|(_, pk, rk)| (pk, rk))
+}
+
+/// Designs whose RowKey is another design's PartitionKey, field for field, under a
+/// PartitionKey of their own, in one program: rows that point at the other design's entities
+/// from partitions (or a table) no transaction of theirs reaches, kept by hand.
+fn hand_made_indexes(designs: &[DesignSummary], out: &mut Vec<(usize, Finding)>) {
+    // Designs by their PartitionKey's segments, so each RowKey is looked up, not compared with
+    // every design of the run.
+    let mut by_partition_key: FxHashMap<&[Segment], Vec<usize>> = FxHashMap::default();
+    for (i, d) in designs.iter().enumerate() {
+        if let Some((pk, _)) = entity_keys(d) {
+            by_partition_key.entry(&pk.segments).or_default().push(i);
+        }
+    }
+    for (at, design) in designs.iter().enumerate() {
+        let Some((own_pk, own_rk)) = entity_keys(design) else {
+            continue;
+        };
+        if own_rk.leading_value().is_none() {
+            continue;
+        }
+        // Sure signs that the RowKey names the other design's entities rather than merely
+        // sharing a field with them: the key has a literal of its own (`U_{user_hash}`), or
+        // the copies all sit in one fixed partition (a list of the other design's ids).
+        let specific = own_rk
+            .segments
+            .iter()
+            .any(|s| matches!(s.language, Language::Literal(_)));
+        let fixed_partition = own_pk.leading_value().is_none();
+        if !specific && !fixed_partition {
+            continue;
+        }
+        let target = by_partition_key
+            .get(own_rk.segments.as_slice())
+            .into_iter()
+            .flatten()
+            .map(|&j| &designs[j])
+            .find(|other| {
+                other.ident != design.ident
+                    && other.scope.meets(&design.scope)
+                    && other.unit_test == design.unit_test
+                    && entity_keys(other).is_some_and(|(pk, _)| pk.segments != own_pk.segments)
+            });
+        let Some(target) = target else {
+            continue;
+        };
+        let place = if target.table.eq_ignore_ascii_case(&design.table) {
+            "another partition".to_owned()
+        } else {
+            format!("another table (`{}`)", design.table)
+        };
+        out.push((
+            at,
+            Finding::at(
+                design.row_key_at.0,
+                design.row_key_at.1,
+                format!(
+                    "`{}` keeps `{}`'s PartitionKey `{}` as its RowKey under a PartitionKey of its own (`{}`): a hand-made index of `{}` in {place}, which no transaction writes together with the entity it points at",
+                    design.ident, target.ident, own_rk.template, own_pk.template, target.ident
+                ),
+                format!(
+                    "declare the copy as an index of `{}` (`index(name = \"by_…\", partition_key = \"{}\", …, eventual)`) so its writes go through the index queue and a worker repairs what fails; or, if a queue already keeps these rows, allow TK013 with that reason",
+                    target.ident, own_pk.template
+                ),
             ),
-            "drop the copies no query needs, or move some to another partition declared `eventual`",
         ));
     }
 }
 
-/// A design whose RowKey is another design's PartitionKey, field for field, under a
-/// PartitionKey of its own: rows that point at the other design's entities from partitions (or
-/// a table) no transaction of theirs reaches, kept by hand.
-fn hand_made_index(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
-    let design = ctx.design;
-    let ident = design.ident.to_string();
-    let Some(own) = ctx.file.designs.iter().find(|d| d.ident == ident) else {
-        return;
-    };
-    let (Some(own_pk), Some(own_rk)) = (&own.partition_key, &own.row_key) else {
-        return;
-    };
-    if own_rk.leading_value().is_none() {
-        return;
-    }
-    // Sure signs that the RowKey names the other design's entities rather than merely sharing
-    // a field with them: the key has a literal of its own (`U_{user_hash}`), or the copies all
-    // sit in one fixed partition (a list of the other design's ids).
-    let specific = own_rk
-        .segments
-        .iter()
-        .any(|s| matches!(s.language, Language::Literal(_)));
-    let fixed_partition = own_pk.leading_value().is_none();
-    if !specific && !fixed_partition {
-        return;
-    }
-    let Some((target, target_pk)) = ctx.file.designs.iter().find_map(|other| {
-        let pk = other.partition_key.as_ref()?;
-        (other.ident != ident && pk.segments == own_rk.segments && pk.segments != own_pk.segments)
-            .then_some((other, pk))
-    }) else {
-        return;
-    };
-    let place = if target.table == design.table {
-        "another partition".to_owned()
-    } else {
-        format!("another table (`{}`)", design.table)
-    };
-    out.push(Finding::new(
-        design.row_key.span,
-        format!(
-            "`{ident}` keeps `{}`'s PartitionKey `{}` as its RowKey under a PartitionKey of its own (`{}`): a hand-made index of `{}` in {place}, which no transaction writes together with the entity it points at",
-            target.ident, target_pk.template, own_pk.template, target.ident
-        ),
-        format!(
-            "declare the copy as an index of `{}` (`index(name = \"by_…\", partition_key = \"{}\", …, eventual)`) so its writes go through the index queue and a worker repairs what fails; or, if a queue already keeps these rows, allow TK013 with that reason",
-            target.ident, own_pk.template
-        ),
-    ));
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::config::Config;
-    use table_derive_internals::Design;
+    use crate::lint::lint_sources;
+    use crate::source::SourceFile;
+
+    /// TK013's messages for `files` (path and text) under the configuration `toml`.
+    fn found(files: &[(&str, &str)], toml: &str) -> Vec<String> {
+        let config = Config::parse(std::path::Path::new("t.toml"), toml).unwrap();
+        let sources = files
+            .iter()
+            .map(|(path, text)| SourceFile {
+                path: path.into(),
+                text: (*text).to_owned(),
+            })
+            .collect();
+        lint_sources(sources, &config)
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.code == "TK013")
+            .map(|d| d.message)
+            .collect()
+    }
 
     #[test]
     fn copies_past_the_transaction_limit() {
-        let d = Design::from_derive_input(
-            &syn::parse_str(
-                r#"#[table(name = "T", partition_key = "{p}", row_key = "r_{a}")]
-                #[table(index(name = "by_b", row_key = "b_{b}"))]
-                #[table(index(name = "by_c", row_key = "c_{c}"))]
-                struct S { p: String, a: u32, b: u32, c: u32 }"#,
-            )
-            .unwrap(),
-        )
-        .unwrap();
-        let run = |toml: &str| {
-            let config = Config::parse(std::path::Path::new("t.toml"), toml).unwrap();
-            let options = config.options(&RULE);
-            let mut out = Vec::new();
-            check(
-                &EntityContext {
-                    design: &d,
-                    options: &options,
-                    file: &Default::default(),
-                },
-                &mut out,
-            );
-            out
-        };
-        assert!(run("").is_empty());
-        let found = run("[rules]\nTK013 = { max_operations = 2 }\n");
-        assert_eq!(found.len(), 1, "{found:?}");
-        assert!(
-            found[0].message.contains("3 operations"),
-            "{}",
-            found[0].message
+        let source = r#"
+            #[derive(TableEntity)]
+            #[table(name = "T", partition_key = "{p}", row_key = "r_{a}")]
+            #[table(index(name = "by_b", row_key = "b_{b}"))]
+            #[table(index(name = "by_c", row_key = "c_{c}"))]
+            struct S { p: String, a: u32, b: u32, c: u32 }
+        "#;
+        assert!(found(&[("s.rs", source)], "").is_empty());
+        let limited = found(
+            &[("s.rs", source)],
+            "[rules]\nTK013 = { max_operations = 2 }\n",
         );
+        assert_eq!(limited.len(), 1, "{limited:?}");
+        assert!(limited[0].contains("3 operations"), "{}", limited[0]);
+    }
+
+    /// A lookup kept by hand is found whichever file of the program declares it, and only
+    /// beside the design it points at.
+    #[test]
+    fn hand_made_indexes_are_found_across_files_of_one_program() {
+        let user = r#"
+            #[derive(TableEntity)]
+            #[table(name = "Users", partition_key = "U_{user_hash}", row_key = "profile")]
+            struct User { user_hash: String, email: String }
+        "#;
+        let lookup = r#"
+            #[derive(TableEntity)]
+            #[table(name = "UserIndex", partition_key = "E_{email_hash}", row_key = "U_{user_hash}")]
+            struct EmailLookup { email_hash: String, user_hash: String }
+        "#;
+        let both = found(&[("src/user.rs", user), ("src/lookup.rs", lookup)], "");
+        assert_eq!(both.len(), 1, "{both:?}");
+        assert!(both[0].contains("hand-made index of `User`"), "{}", both[0]);
+        assert!(found(&[("src/lookup.rs", lookup)], "").is_empty());
     }
 }
