@@ -135,7 +135,19 @@ impl DesignSummary {
     pub fn property(&self, name: &str) -> Option<&FieldSummary> {
         self.fields.iter().find(|f| f.property == name)
     }
+
+    /// The entity's own PartitionKey and RowKey key spaces (not an index copy's), when the
+    /// model describes them.
+    pub fn entity_keys(&self) -> Option<(&KeySpace, &KeySpace)> {
+        self.rows
+            .iter()
+            .find(|(name, _, _)| name == ENTITY_ROW)
+            .map(|(_, pk, rk)| (pk, rk))
+    }
 }
+
+/// The name [`DesignSummary::rows`] gives the entity's own row.
+const ENTITY_ROW: &str = "the entity";
 
 impl DesignSummary {
     /// Whether two structs are one entity type seen twice: the same `entity_type`, and the same
@@ -294,7 +306,7 @@ pub fn meeting_pairs(designs: &[DesignSummary]) -> Vec<(usize, usize)> {
 /// The key spaces of the rows a design writes: the entity's and its index copies'.
 fn design_rows(design: &table_derive_internals::Design) -> Vec<(String, KeySpace, KeySpace)> {
     let mut members = vec![(
-        "the entity".to_owned(),
+        ENTITY_ROW.to_owned(),
         &design.partition_key,
         &design.row_key,
     )];

@@ -501,18 +501,11 @@ fn part_resource(part: &multipart::BatchPart<'_>, target: &Target) -> Result<Res
     let (path, _) = part_path(part);
     // A path-style URL names the batch's own account first (its secondary name reads the same
     // account); the path after it names the resource. Otherwise the whole path does.
-    let trimmed = path.trim_start_matches('/');
-    let (first, rest) = trimmed.split_once('/').unwrap_or((trimmed, ""));
-    let account = percent_encoding::percent_decode_str(first)
-        .decode_utf8()
-        .ok();
-    let account = account
-        .as_deref()
-        .map(|a| a.strip_suffix("-secondary").unwrap_or(a));
-    if account == Some(target.account.as_str()) {
-        crate::route::resource(rest)
-    } else {
-        crate::route::resource(path)
+    match crate::route::path_account(path) {
+        Ok((account, rest)) if crate::route::primary_account(&account).0 == target.account => {
+            crate::route::resource(rest)
+        }
+        _ => crate::route::resource(path),
     }
 }
 

@@ -120,6 +120,26 @@ pub fn resource(rest: &str) -> Result<Resource, StoreError> {
     Ok(Resource::Rows(decoded))
 }
 
+/// The account a path-style path names first, percent-decoded, and the path after it.
+pub fn path_account(path: &str) -> Result<(String, &str), StoreError> {
+    let trimmed = path.trim_start_matches('/');
+    let (account, rest) = trimmed.split_once('/').unwrap_or((trimmed, ""));
+    if account.is_empty() {
+        return Err(invalid_uri(
+            "the path names no account: use http://host:port/ACCOUNT/…",
+        ));
+    }
+    Ok((decode(account, "account name")?, rest))
+}
+
+/// The account an account name stands for, and whether it names its `-secondary` endpoint.
+pub fn primary_account(account: &str) -> (&str, bool) {
+    match account.strip_suffix("-secondary") {
+        Some(primary) => (primary, true),
+        None => (account, false),
+    }
+}
+
 /// Reads a request's target from its path, query and `Host` header.
 ///
 /// The production form puts the account in the host (`acct.table.localhost:10002`); the
@@ -134,22 +154,13 @@ pub fn target(path: &str, query: Option<&str>, host: Option<&str>) -> Result<Tar
     let (account, rest, base) = match host_account {
         Some(account) => (account, path, format!("http://{host}")),
         None => {
-            let trimmed = path.trim_start_matches('/');
-            let (account, rest) = trimmed.split_once('/').unwrap_or((trimmed, ""));
-            if account.is_empty() {
-                return Err(invalid_uri(
-                    "the path names no account: use http://host:port/ACCOUNT/…",
-                ));
-            }
-            let account = decode(account, "account name")?;
+            let (account, rest) = path_account(path)?;
             let base = format!("http://{host}/{account}");
             (account, rest, base)
         }
     };
-    let (account, secondary) = match account.strip_suffix("-secondary") {
-        Some(primary) => (primary.to_owned(), true),
-        None => (account, false),
-    };
+    let (primary, secondary) = primary_account(&account);
+    let account = primary.to_owned();
     let raw_query = query.unwrap_or("").to_owned();
     let query = query_params(&raw_query)?;
     // Service operations on the secondary endpoint, path style, as Python's SDK writes them:

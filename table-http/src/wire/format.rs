@@ -145,47 +145,43 @@ fn annotation(value: ValueRef<'_>) -> Option<EdmType> {
     }
 }
 
-/// The ISO 8601 text of the last instant written: the entities of one page mostly share
-/// their Timestamps (a transaction writes them all at once), and each Timestamp is written
-/// twice (as itself and inside the ETag).
+/// The texts of the last instant written, as a value and inside an ETag: the entities of one
+/// page mostly share their Timestamps (a transaction writes them all at once), and each
+/// Timestamp is written twice (as itself and in the ETag that names it).
 #[derive(Default)]
 struct Dates {
     ticks: Option<i64>,
     iso: String,
+    etag: String,
 }
 
 impl Dates {
-    fn iso(&mut self, time: DateTime) -> &str {
+    fn cache(&mut self, time: DateTime) {
         if self.ticks != Some(time.ticks()) {
             self.iso.clear();
             time.write_iso8601(&mut self.iso, ":");
+            self.etag = ETag::for_timestamp(time).to_header();
             self.ticks = Some(time.ticks());
         }
-        &self.iso
     }
 
     fn write(&mut self, out: &mut Vec<u8>, time: DateTime) {
+        self.cache(time);
         out.push(b'"');
-        out.extend_from_slice(self.iso(time).as_bytes());
+        out.extend_from_slice(self.iso.as_bytes());
         out.push(b'"');
     }
 
-    /// An ETag as a JSON string: the service's form for a Timestamp, built from the cached
-    /// text (its colons percent-encoded), or the ETag's own text.
+    /// An ETag as a JSON string: the service's form for a Timestamp (made once per distinct
+    /// Timestamp), or the ETag's own text.
     fn write_etag(&mut self, out: &mut Vec<u8>, etag: &ETag) {
-        let Some(time) = etag.timestamp() else {
-            string(out, &etag.to_header());
-            return;
-        };
-        out.extend_from_slice(b"\"W/\\\"datetime'");
-        for &b in self.iso(time).as_bytes() {
-            if b == b':' {
-                out.extend_from_slice(b"%3A");
-            } else {
-                out.push(b);
+        match etag.timestamp() {
+            Some(time) => {
+                self.cache(time);
+                string(out, &self.etag);
             }
+            None => string(out, &etag.to_header()),
         }
-        out.extend_from_slice(b"'\\\"\"");
     }
 }
 

@@ -66,8 +66,7 @@ fn older_than(ctx: &FilterContext<'_>, e: &Expr) -> Option<String> {
                     let rows = *target == Target::RowKey;
                     let key = if rows { "RowKey" } else { "PartitionKey" };
                     return ctx.tables.iter().find_map(|d| {
-                        let (_, pk, rk) =
-                            d.rows.iter().find(|(name, _, _)| name == "the entity")?;
+                        let (pk, rk) = d.entity_keys()?;
                         let space = if rows { rk } else { pk };
                         let (_, lead) = space.leading_value()?;
                         matches!(

@@ -63,7 +63,7 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
     let random = |d: &crate::lint::DesignSummary| -> Option<String> {
         // A range that holds every RowKey the design writes reads all of them, in whatever
         // order: not a slice (the key-space model's answer).
-        if let Some((_, _, rk)) = d.rows.iter().find(|(name, _, _)| name == "the entity")
+        if let Some((_, rk)) = d.entity_keys()
             && let (lower, upper) = rows.bounds()
             && rk.range_holds_every_key(lower, upper)
         {

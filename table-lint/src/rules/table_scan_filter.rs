@@ -132,7 +132,7 @@ fn whole_key_space(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
     }
     let (lower, upper) = ctx.plan.partitions.bounds();
     let Some((design, space)) = ctx.tables.iter().find_map(|d| {
-        let (_, pk, _) = d.rows.iter().find(|(name, _, _)| name == "the entity")?;
+        let (pk, _) = d.entity_keys()?;
         pk.range_holds_every_key(lower, upper).then_some((d, pk))
     }) else {
         return;

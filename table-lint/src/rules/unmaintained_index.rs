@@ -1,7 +1,7 @@
 //! TK013 `unmaintained-index`: index copies that one write can't keep in step with the entity.
 
 use rustc_hash::FxHashMap;
-use table_derive_internals::keyspace::{KeySpace, Language, Segment};
+use table_derive_internals::keyspace::{Language, Segment};
 
 use super::{Check, Finding, Level, Rule, RuleOption, RuleOptions};
 use crate::lint::DesignSummary;
@@ -111,15 +111,6 @@ fn check(
     hand_made_indexes(designs, out);
 }
 
-/// The entity's own key spaces of a design, when the model describes them.
-fn entity_keys(design: &DesignSummary) -> Option<(&KeySpace, &KeySpace)> {
-    design
-        .rows
-        .iter()
-        .find(|(name, _, _)| name == "the entity")
-        .map(|(_, pk, rk)| (pk, rk))
-}
-
 /// Designs whose RowKey is another design's PartitionKey, field for field, under a
 /// PartitionKey of their own, in one program: rows that point at the other design's entities
 /// from partitions (or a table) no transaction of theirs reaches, kept by hand.
@@ -128,12 +119,12 @@ fn hand_made_indexes(designs: &[DesignSummary], out: &mut Vec<(usize, Finding)>)
     // every design of the run.
     let mut by_partition_key: FxHashMap<&[Segment], Vec<usize>> = FxHashMap::default();
     for (i, d) in designs.iter().enumerate() {
-        if let Some((pk, _)) = entity_keys(d) {
+        if let Some((pk, _)) = d.entity_keys() {
             by_partition_key.entry(&pk.segments).or_default().push(i);
         }
     }
     for (at, design) in designs.iter().enumerate() {
-        let Some((own_pk, own_rk)) = entity_keys(design) else {
+        let Some((own_pk, own_rk)) = design.entity_keys() else {
             continue;
         };
         if own_rk.leading_value().is_none() {
@@ -159,7 +150,9 @@ fn hand_made_indexes(designs: &[DesignSummary], out: &mut Vec<(usize, Finding)>)
                 other.ident != design.ident
                     && other.scope.meets(&design.scope)
                     && other.unit_test == design.unit_test
-                    && entity_keys(other).is_some_and(|(pk, _)| pk.segments != own_pk.segments)
+                    && other
+                        .entity_keys()
+                        .is_some_and(|(pk, _)| pk.segments != own_pk.segments)
             });
         let Some(target) = target else {
             continue;
