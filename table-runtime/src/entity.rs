@@ -184,10 +184,8 @@ impl Entity {
                 ),
             ));
         }
-        for (name, value) in &self.properties {
-            validate_property_name(name, limits)?;
-            validate_value(name, value, limits)?;
-        }
+        // The whole entity's size is checked before its values: the service answers an
+        // entity over 1 MiB with EntityTooLarge even when a value in it is also too long.
         let size = self.service_size();
         if size > limits.max_entity_bytes {
             return Err(StoreError::new(
@@ -197,6 +195,10 @@ impl Entity {
                     limits.max_entity_bytes
                 ),
             ));
+        }
+        for (name, value) in &self.properties {
+            validate_property_name(name, limits)?;
+            validate_value(name, value, limits)?;
         }
         Ok(())
     }
@@ -347,6 +349,11 @@ mod tests {
             big.properties
                 .insert(format!("S{i}"), Value::String("x".repeat(32_000)));
         }
+        let err = big.validate(&Limits::default()).unwrap_err();
+        assert_eq!(err.code, ErrorCode::EntityTooLarge);
+        // Too large as a whole wins over a value too long within it.
+        big.properties
+            .insert("Long".into(), Value::String("x".repeat(40_000)));
         let err = big.validate(&Limits::default()).unwrap_err();
         assert_eq!(err.code, ErrorCode::EntityTooLarge);
     }

@@ -134,11 +134,29 @@ pub fn read_value(
                 Value::Double(n.as_f64().ok_or_else(|| mismatch(EdmType::Double))?)
             }
         }
+        // The service converts a string to the type its annotation names, as Storage Explorer
+        // and older SDKs send Booleans and Int32s: `"false"` (any case) and `"32"`.
+        (Some(EdmType::Boolean), Json::String(s)) => {
+            if s.eq_ignore_ascii_case("true") {
+                Value::Boolean(true)
+            } else if s.eq_ignore_ascii_case("false") {
+                Value::Boolean(false)
+            } else {
+                return Err(mismatch(EdmType::Boolean));
+            }
+        }
         (Some(EdmType::Int32), Json::Number(n)) => Value::Int32(
             n.as_i64()
                 .and_then(|i| i32::try_from(i).ok())
                 .ok_or_else(|| mismatch(EdmType::Int32))?,
         ),
+        (Some(EdmType::Int32), Json::String(s)) => {
+            let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(mismatch(EdmType::Int32));
+            }
+            Value::Int32(s.parse().map_err(|_| mismatch(EdmType::Int32))?)
+        }
         (Some(EdmType::Int64), Json::String(s)) => {
             Value::Int64(s.parse().map_err(|_| mismatch(EdmType::Int64))?)
         }
@@ -151,7 +169,11 @@ pub fn read_value(
             "NaN" => f64::NAN,
             "Infinity" | "INF" => f64::INFINITY,
             "-Infinity" | "-INF" => f64::NEG_INFINITY,
-            other => other.parse().map_err(|_| mismatch(EdmType::Double))?,
+            // A finite number too large for a double is refused, not stored as infinity.
+            other => match other.parse::<f64>() {
+                Ok(d) if d.is_finite() => d,
+                _ => return Err(mismatch(EdmType::Double)),
+            },
         }),
         (Some(EdmType::DateTime), Json::String(s)) => Value::DateTime(DateTime::parse(s)?),
         (Some(EdmType::Guid), Json::String(s)) => {
@@ -289,6 +311,36 @@ mod tests {
         assert_eq!(written["T"], json!("2024-05-01T10:20:30.1234567Z"));
         assert!(written.get("D@odata.type").is_none());
         assert!(written.get("I@odata.type").is_none());
+    }
+
+    #[test]
+    fn annotated_strings_are_converted_as_the_service_converts_them() {
+        let e = entity_from_json(&json!({"PartitionKey":"p","RowKey":"r",
+            "B":"false","B@odata.type":"Edm.Boolean",
+            "U":"TRUE","U@odata.type":"Edm.Boolean",
+            "I":"-32","I@odata.type":"Edm.Int32",
+            "D":"1.5","D@odata.type":"Edm.Double"}))
+        .unwrap();
+        assert_eq!(e.get("B"), Some(&Value::Boolean(false)));
+        assert_eq!(e.get("U"), Some(&Value::Boolean(true)));
+        assert_eq!(e.get("I"), Some(&Value::Int32(-32)));
+        assert_eq!(e.get("D"), Some(&Value::Double(1.5)));
+        for (value, edm) in [
+            ("yes", "Edm.Boolean"),
+            ("1", "Edm.Boolean"),
+            ("3.5", "Edm.Int32"),
+            ("2147483648", "Edm.Int32"),
+            ("", "Edm.Int32"),
+            ("1.797693134862316e308", "Edm.Double"),
+        ] {
+            let body = json!({"PartitionKey":"p","RowKey":"r","V":value,"V@odata.type":edm});
+            let err = entity_from_json(&body).unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidValueType, "{value} as {edm}");
+        }
+        // The largest finite double still parses.
+        let max = json!({"PartitionKey":"p","RowKey":"r",
+            "V":"1.797693134862315e308","V@odata.type":"Edm.Double"});
+        assert!(entity_from_json(&max).is_ok());
     }
 
     #[test]

@@ -134,9 +134,23 @@ impl DateTime {
     }
 
     /// Parses the service's ISO 8601 form (`2024-05-01T10:20:30.1234567Z`, any offset, up to 9
-    /// fractional digits, truncated to 100 ns).
+    /// fractional digits, truncated to 100 ns). A time without an offset
+    /// (`2023-01-01T23:00:00`) is UTC, as the service reads it.
     pub fn parse(text: &str) -> Result<DateTime, StoreError> {
-        let parsed = OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339)
+        let rfc3339 = &time::format_description::well_known::Rfc3339;
+        let parsed = OffsetDateTime::parse(text, rfc3339)
+            .or_else(|e| {
+                let date_and_time =
+                    text.len() > 10 && text.as_bytes()[10].eq_ignore_ascii_case(&b'T');
+                let offset = text
+                    .get(11..)
+                    .is_some_and(|t| t.contains(['Z', 'z', '+', '-']));
+                if date_and_time && !offset {
+                    OffsetDateTime::parse(&format!("{text}Z"), rfc3339)
+                } else {
+                    Err(e)
+                }
+            })
             .map_err(|e| {
                 StoreError::new(
                     ErrorCode::InvalidInput,
@@ -319,6 +333,22 @@ mod tests {
     fn datetime_offsets_are_normalised_to_utc() {
         let d = DateTime::parse("2024-05-01T12:20:30+02:00").unwrap();
         assert_eq!(d.to_string(), "2024-05-01T10:20:30.0000000Z");
+    }
+
+    #[test]
+    fn a_datetime_without_an_offset_is_utc() {
+        let d = DateTime::parse("2023-01-01T23:00:00").unwrap();
+        assert_eq!(d.to_string(), "2023-01-01T23:00:00.0000000Z");
+        let fraction = DateTime::parse("2023-01-01T23:00:00.1234567").unwrap();
+        assert_eq!(fraction.to_string(), "2023-01-01T23:00:00.1234567Z");
+        for bad in [
+            "2023-01-01",
+            "2023-01-01T25:00:00",
+            "2023-01-01T23:00:00+",
+            "x",
+        ] {
+            assert!(DateTime::parse(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

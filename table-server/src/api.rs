@@ -143,14 +143,9 @@ fn entity_at(body: &[u8], pk: &str, rk: &str) -> Result<Entity, StoreError> {
     Ok(entity)
 }
 
-fn if_match(value: Option<String>) -> Option<IfMatch> {
-    value.map(|v| {
-        if v.trim() == "*" {
-            IfMatch::Any
-        } else {
-            IfMatch::ETag(ETag::from_raw(v.trim()))
-        }
-    })
+/// The condition an `If-Match` header sets, read by the wire module's rules.
+fn if_match(value: Option<&str>) -> Result<Option<IfMatch>, StoreError> {
+    value.map(wire::read_if_match).transpose()
 }
 
 fn entity_url(req: &Request<'_>, table: &str, pk: &str, rk: &str) -> String {
@@ -242,7 +237,7 @@ pub async fn run<B: Backend>(
                 table,
                 pk,
                 rk,
-                if_match(req.header("if-match")),
+                if_match(req.header("if-match").as_deref())?,
                 req.body,
             )?;
             let written = backend.write(table, op.clone()).await?;
@@ -314,15 +309,19 @@ async fn query_tables<B: Backend>(backend: &B, req: &Request<'_>) -> Result<Answ
     let level = req.metadata()?;
     let top = top(req)?.unwrap_or(1000);
     let filter = match req.target.param("$filter") {
-        Some(text) => Some(
+        Some(text) if !text.trim().is_empty() => Some(
             Filter::parse(text).map_err(|e| invalid(format!("the $filter does not parse: {e}")))?,
         ),
-        None => None,
+        _ => None,
     };
     let mut continuation = req.target.param("NextTableName").map(continuation_key);
     let mut names = Vec::new();
     let mut next = None;
     'pages: loop {
+        if top == 0 {
+            // `$top=0` asks for nothing: an empty page without a continuation.
+            break;
+        }
         let page = backend.list_tables(Some(1000), continuation.take()).await?;
         for name in page.tables {
             if names.len() == top {
@@ -350,6 +349,8 @@ async fn query_tables<B: Backend>(backend: &B, req: &Request<'_>) -> Result<Answ
     Ok(answer)
 }
 
+/// `$top`: at most 1000. Zero is allowed (Storage Explorer sends `$top=0`) and answers an
+/// empty page.
 fn top(req: &Request<'_>) -> Result<Option<usize>, StoreError> {
     req.target
         .param("$top")
@@ -357,8 +358,8 @@ fn top(req: &Request<'_>) -> Result<Option<usize>, StoreError> {
             t.trim()
                 .parse::<usize>()
                 .ok()
-                .filter(|n| (1..=1000).contains(n))
-                .ok_or_else(|| invalid(format!("$top is `{t}`; it must be between 1 and 1000")))
+                .filter(|n| *n <= 1000)
+                .ok_or_else(|| invalid(format!("$top is `{t}`; it must be between 0 and 1000")))
         })
         .transpose()
 }
@@ -385,6 +386,14 @@ async fn query_entities<B: Backend>(
     };
     query.select = select(req);
     query.top = top(req)?;
+    if query.top == Some(0) {
+        // Nothing is asked for: an empty page. The store is still asked for one entity, so
+        // that a table that does not exist is still TableNotFound.
+        query.top = Some(1);
+        backend.visit_page(table, &query, |_| ()).await?;
+        let writer = format::PageWriter::new(query.select.as_deref(), level, req.place(table));
+        return Ok(Answer::json(StatusCode::OK, level, writer.finish()));
+    }
     query.continuation = req.target.param("NextPartitionKey").map(|pk| Continuation {
         next_partition_key: continuation_key(pk),
         next_row_key: req
@@ -567,7 +576,7 @@ fn batch_operation(
             Preference::Content
         }
     });
-    let condition = if_match(part.header("if-match").map(str::to_owned));
+    let condition = if_match(part.header("if-match"))?;
     let (table, op) = match (&resource, method.as_str()) {
         (Resource::Rows(table), "POST") => (
             table.clone(),

@@ -206,6 +206,10 @@ fn sas(
     if token.version.is_none() {
         return Err(failed("the SAS has no signed version (`sv`)"));
     }
+    // Said before the signature, which cannot match without the table it covers.
+    if !token.is_account_sas() && token.table.is_none() {
+        return Err(failed("a table SAS must name its table (`tn`)"));
+    }
     if !token.verify(&target.account, key) {
         return Err(failed(
             "the SAS signature does not match its fields for this account's key",

@@ -46,8 +46,12 @@ use crate::disk::Disk;
 use crate::route::Resource;
 use crate::settings::{Cors, Settings};
 
-/// The largest request body read: a `$batch` may be 4 MiB, plus room for its framing.
-pub const MAX_BODY: usize = 4 * 1024 * 1024 + 64 * 1024;
+/// The largest request body read, as the service has it: 4 MiB. A larger one is refused with
+/// RequestBodyTooLarge (413) before its entity is read.
+pub const MAX_BODY: usize = 4 * 1024 * 1024;
+/// The largest `$batch` body read: its operations may total 4 MiB (checked as the batch is
+/// read), plus room for the multipart framing around them.
+pub const MAX_BATCH_BODY: usize = MAX_BODY + 64 * 1024;
 /// The REST API version answered when a request names none.
 pub const DEFAULT_VERSION: &str = "2019-02-02";
 /// The newest REST API version this server knows.
@@ -576,8 +580,8 @@ fn error_answer(error: &StoreError, id: &str, date: &str) -> Answer {
     }
 }
 
-async fn read_body(body: Incoming, timeout: Duration) -> Result<Bytes, StoreError> {
-    let collected = tokio::time::timeout(timeout, Limited::new(body, MAX_BODY).collect()).await;
+async fn read_body(body: Incoming, limit: usize, timeout: Duration) -> Result<Bytes, StoreError> {
+    let collected = tokio::time::timeout(timeout, Limited::new(body, limit).collect()).await;
     match collected {
         Err(_) => Err(StoreError::new(
             ErrorCode::OperationTimedOut,
@@ -592,7 +596,7 @@ async fn read_body(body: Incoming, timeout: Duration) -> Result<Bytes, StoreErro
         {
             Err(StoreError::new(
                 ErrorCode::RequestBodyTooLarge,
-                format!("the request body is larger than {MAX_BODY} bytes"),
+                format!("the request body is larger than {limit} bytes"),
             ))
         }
         Ok(Err(e)) => Err(StoreError::new(
@@ -631,7 +635,11 @@ async fn answer(
     {
         method = tunnelled.to_ascii_uppercase();
     }
-    let body = read_body(body, state.config.read_timeout).await?;
+    let limit = match target.resource {
+        Resource::Batch => MAX_BATCH_BODY,
+        _ => MAX_BODY,
+    };
+    let body = read_body(body, limit, state.config.read_timeout).await?;
     let data = state.data.get(&target.account).ok_or_else(|| {
         StoreError::new(
             ErrorCode::AuthenticationFailed,

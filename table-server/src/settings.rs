@@ -228,7 +228,7 @@ impl Settings {
         let missing = |name: &str| {
             StoreError::new(
                 ErrorCode::InvalidCorsHeaderValue,
-                format!("a CORS preflight request needs the `{name}` header"),
+                format!("A required CORS header is not present. A preflight needs `{name}`."),
             )
         };
         let origin = crate::header(headers, "origin").ok_or_else(|| missing("Origin"))?;
@@ -246,7 +246,8 @@ impl Settings {
             .ok_or_else(|| {
                 StoreError::new(
                     ErrorCode::CorsPreflightFailure,
-                    "CORS is not enabled, or no CORS rule allows this origin, method and headers",
+                    // The service's own words, which clients and their tests look for.
+                    "CORS not enabled or no matching rule found for this request.",
                 )
             })?;
         let mut answer = Answer {

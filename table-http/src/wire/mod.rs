@@ -572,6 +572,37 @@ pub fn if_match_header(if_match: &IfMatch) -> String {
     }
 }
 
+/// Reads an `If-Match` header as the service does: `*`, or a weak ETag (`W/"…"`, any text
+/// between the quotes, which then simply fails to match). A strong or malformed ETag is
+/// refused with InvalidInput (400), not answered with a failed precondition.
+pub fn read_if_match(value: &str) -> Result<IfMatch, StoreError> {
+    let value = value.trim();
+    if value == "*" {
+        return Ok(IfMatch::Any);
+    }
+    let quoted = value
+        .strip_prefix("W/")
+        .or_else(|| value.strip_prefix("w/"))
+        .and_then(|rest| rest.strip_prefix('"'))
+        .and_then(|rest| rest.strip_suffix('"'));
+    // Inside the quotes, a quote must be escaped.
+    let well_formed = quoted.is_some_and(|inner| {
+        let mut escaped = false;
+        inner.chars().all(|c| {
+            let ok = c != '"' || escaped;
+            escaped = c == '\\' && !escaped;
+            ok
+        })
+    });
+    if !well_formed {
+        return Err(StoreError::new(
+            ErrorCode::InvalidInput,
+            format!("If-Match `{value}` is neither `*` nor a weak ETag (W/\"…\")"),
+        ));
+    }
+    Ok(IfMatch::ETag(ETag::from_raw(value)))
+}
+
 /// The error code named by the service's code string, if it is one the store knows.
 pub fn error_code(code: &str) -> Option<ErrorCode> {
     ErrorCode::from_service_code(code)
@@ -826,6 +857,25 @@ pub fn batch_results(body: &str, ops: &[BatchOperation]) -> Result<Vec<Option<ET
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn if_match_is_any_or_a_weak_etag() {
+        assert_eq!(read_if_match(" * ").unwrap(), IfMatch::Any);
+        for weak in [
+            r#"W/"datetime'2024-05-01T10%3A20%3A30Z'""#,
+            r#"w/"x""#,
+            r#"W/"a\"b""#,
+        ] {
+            assert!(
+                matches!(read_if_match(weak), Ok(IfMatch::ETag(_))),
+                "{weak}"
+            );
+        }
+        for bad in [r#""x""#, "x", r#"""#, "", r#"W/"a"b""#, r#"W/x"#] {
+            let err = read_if_match(bad).unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidInput, "{bad}");
+        }
+    }
+
     use super::*;
     use serde_json::json;
 
