@@ -5,7 +5,9 @@
 use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use rustc_hash::FxHashSet;
 use std::sync::Arc;
 use table_derive_internals::keyspace::KeySpace;
 use table_derive_internals::overlap;
@@ -715,10 +717,22 @@ pub fn lint_paths(paths: &[PathBuf], config: &Config) -> Result<Report, String> 
     ))
 }
 
+/// Sorts the findings by file, line, column and code. The files are ordered once (paths
+/// compare component by component, which is slow), and the findings by their file's rank.
 fn sort(report: &mut Report) {
-    report
-        .diagnostics
-        .sort_by(|a, b| (&a.file, a.start, a.code).cmp(&(&b.file, b.start, b.code)));
+    let diagnostics = std::mem::take(&mut report.diagnostics);
+    let distinct: FxHashSet<&Path> = diagnostics.iter().map(|d| &*d.file).collect();
+    let mut files: Vec<&Path> = distinct.into_iter().collect();
+    files.sort_unstable();
+    let rank: FxHashMap<&Path, usize> = files.into_iter().zip(0..).collect();
+    let ranks: Vec<usize> = diagnostics
+        .iter()
+        .map(|d| rank.get(&*d.file).copied().unwrap_or(usize::MAX))
+        .collect();
+    drop(rank);
+    let mut keyed: Vec<(usize, Diagnostic)> = ranks.into_iter().zip(diagnostics).collect();
+    keyed.sort_by(|(ra, a), (rb, b)| (ra, a.start, a.code).cmp(&(rb, b.start, b.code)));
+    report.diagnostics = keyed.into_iter().map(|(_, d)| d).collect();
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -866,7 +880,8 @@ fn lint_inputs(inputs: Vec<Input>, config: &Config) -> Report {
     }
     let mut designs: Vec<DesignSummary> = Vec::new();
     let mut filters: Vec<FilterSummary> = Vec::new();
-    let mut texts: BTreeMap<PathBuf, String> = BTreeMap::new();
+    // Every file's text, in input order; shared with the report's sources, not copied.
+    let mut texts: Vec<(PathBuf, Arc<String>)> = Vec::new();
     // Each file's program, found once per file that has designs or filters.
     let mut scopes = crate::scope::Scopes::default();
     for mut o in outcomes {
@@ -909,7 +924,7 @@ fn lint_inputs(inputs: Vec<Input>, config: &Config) -> Report {
         }
         designs.extend(o.designs);
         filters.extend(o.filters);
-        texts.insert(o.file.path, o.file.text);
+        texts.push((o.file.path, Arc::new(o.file.text)));
     }
 
     // Rules across designs.
@@ -1056,13 +1071,11 @@ fn lint_inputs(inputs: Vec<Input>, config: &Config) -> Report {
 
     crate::suppress::apply(&mut report.diagnostics, &texts, config);
 
-    for d in &report.diagnostics {
-        if !report.sources.contains_key(&d.file)
-            && let Some(text) = texts.get(&d.file)
-        {
-            report
-                .sources
-                .insert(d.file.clone(), Arc::new(text.clone()));
+    // The texts of the files with findings, for snippets.
+    let with_findings: FxHashSet<&Path> = report.diagnostics.iter().map(|d| &*d.file).collect();
+    for (path, text) in &texts {
+        if with_findings.contains(path.as_path()) {
+            report.sources.insert(path.clone(), Arc::clone(text));
         }
     }
     sort(&mut report);

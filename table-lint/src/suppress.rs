@@ -2,8 +2,7 @@
 //! string): `// table-lint: allow(TK101, reason = "…")` on the line of the finding or the line
 //! above it. A comment that suppresses nothing is reported like an unused `#[table(allow)]`.
 
-use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::config::Config;
 use crate::diagnostic::{Diagnostic, Position, Severity};
@@ -58,21 +57,26 @@ pub fn comments(text: &str) -> Vec<CommentAllow> {
 /// comments that suppress nothing, name no rule, or give no reason.
 pub fn apply(
     diagnostics: &mut Vec<Diagnostic>,
-    texts: &BTreeMap<PathBuf, String>,
+    texts: &[(PathBuf, std::sync::Arc<String>)],
     config: &Config,
 ) {
-    // Each file's findings, found once: a run with many comments and many findings stays linear.
-    let mut by_file: BTreeMap<&PathBuf, Vec<usize>> = BTreeMap::new();
+    // Only files with a marker are read again; most runs have none.
+    let marked: Vec<&(PathBuf, std::sync::Arc<String>)> = texts
+        .iter()
+        .filter(|(_, text)| text.contains(MARKER))
+        .collect();
+    if marked.is_empty() {
+        return;
+    }
+    // Each marked file's findings, found once: many comments and many findings stay linear.
+    let mut by_file: rustc_hash::FxHashMap<&Path, Vec<usize>> = Default::default();
     for (i, d) in diagnostics.iter().enumerate() {
         by_file.entry(&d.file).or_default().push(i);
     }
     let mut removed = vec![false; diagnostics.len()];
     let mut extra = Vec::new();
-    for (path, text) in texts {
-        if !text.contains(MARKER) {
-            continue;
-        }
-        let in_file = by_file.get(path).map_or(&[][..], Vec::as_slice);
+    for (path, text) in marked {
+        let in_file = by_file.get(path.as_path()).map_or(&[][..], Vec::as_slice);
         for allow in comments(text) {
             let rule = rules::find(&allow.rule);
             let mut suppressed = false;

@@ -1,28 +1,43 @@
 //! A JSON array of findings, lines and columns 1-based.
 
-use serde_json::json;
+use serde::Serialize;
 
 use crate::lint::Report;
 
-/// The findings as one JSON array.
+/// One finding as the JSON output writes it (borrowed from the report, not copied). The
+/// fields are in alphabetical order, as the output has always had them.
+#[derive(Serialize)]
+struct Finding<'a> {
+    code: &'a str,
+    column: usize,
+    end_column: usize,
+    end_line: usize,
+    file: std::borrow::Cow<'a, str>,
+    help: Option<&'a str>,
+    line: usize,
+    message: &'a str,
+    name: &'a str,
+    pattern: &'a str,
+    severity: &'a str,
+}
+
+/// The findings as one JSON array, written straight from the report.
 pub fn render(report: &Report) -> String {
-    let items: Vec<serde_json::Value> = report
+    let items: Vec<Finding<'_>> = report
         .diagnostics
         .iter()
-        .map(|d| {
-            json!({
-                "code": d.code,
-                "name": d.name,
-                "pattern": d.pattern(),
-                "severity": d.severity.as_str(),
-                "file": d.file.display().to_string(),
-                "line": d.start.line,
-                "column": d.start.column,
-                "end_line": d.end.line,
-                "end_column": d.end.column,
-                "message": d.message,
-                "help": d.help,
-            })
+        .map(|d| Finding {
+            code: d.code,
+            name: d.name,
+            pattern: d.pattern(),
+            severity: d.severity.as_str(),
+            file: d.file.to_string_lossy(),
+            line: d.start.line,
+            column: d.start.column,
+            end_line: d.end.line,
+            end_column: d.end.column,
+            message: &d.message,
+            help: d.help.as_deref(),
         })
         .collect();
     serde_json::to_string_pretty(&items).unwrap_or_else(|_| "[]".into())
