@@ -57,7 +57,7 @@ impl ETag {
     fn header_text(timestamp: DateTime) -> String {
         let mut etag = String::with_capacity(48);
         etag.push_str("W/\"datetime'");
-        timestamp.write_iso8601(&mut etag, "%3A");
+        timestamp.write_wire(&mut etag, "%3A");
         etag.push_str("'\"");
         etag
     }

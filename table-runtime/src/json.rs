@@ -2,8 +2,11 @@
 //!
 //! JSON carries strings, booleans and numbers; every other EDM type travels as a string with a
 //! `Name@odata.type` annotation beside it. Int64 is annotated and written as a string (JSON
-//! numbers lose precision past 2^53); a Double is annotated whenever its value is integral or not
-//! finite, so that `2.0` is never read back as an Int32.
+//! numbers lose precision past 2^53). A Double is a JSON number with its decimal point (`2.0`);
+//! this writer, which clients send requests with, also annotates it when it is integral (a reader
+//! that parses `2.0` into a plain number, as Azurite does, would store an Int32) or not finite
+//! (NaN and the infinities are strings). The service's own answers annotate only the latter
+//! (`table_http::wire::format`). An unannotated integer is an Int32.
 
 use base64::Engine as _;
 use serde_json::{Map, Value as Json};
@@ -38,7 +41,12 @@ pub fn entity_from_json(json: &Json) -> Result<Entity, StoreError> {
     let mut annotation_name = String::new();
     for (name, raw) in object {
         if let Some(base) = name.strip_suffix(ANNOTATION) {
-            if !base.is_empty() && !base.starts_with("odata.") && !object.contains_key(base) {
+            // An annotation of an annotation means nothing, and the service ignores it.
+            if !base.is_empty()
+                && !base.starts_with("odata.")
+                && !base.contains('@')
+                && !object.contains_key(base)
+            {
                 return Err(invalid(format!(
                     "annotation `{name}` has no property `{base}`"
                 )));
@@ -208,12 +216,14 @@ pub fn write_value(value: &Value) -> (Json, Option<EdmType>) {
                 let s = if *d > 0.0 { "Infinity" } else { "-Infinity" };
                 (Json::String(s.into()), Some(EdmType::Double))
             } else {
+                // Integral values are annotated too: a reader that parses `2.0` into a plain
+                // number (Azurite does) would otherwise store an Int32.
                 let annotation = (d.fract() == 0.0).then_some(EdmType::Double);
                 let number = serde_json::Number::from_f64(*d).map_or(Json::Null, Json::Number);
                 (number, annotation)
             }
         }
-        Value::DateTime(t) => (Json::String(t.to_string()), Some(EdmType::DateTime)),
+        Value::DateTime(t) => (Json::String(t.to_wire()), Some(EdmType::DateTime)),
         Value::Guid(g) => (
             Json::String(g.hyphenated().to_string()),
             Some(EdmType::Guid),
@@ -308,6 +318,7 @@ mod tests {
         }
         assert_eq!(written["L"], json!("9223372036854775807"));
         assert_eq!(written["DI@odata.type"], json!("Edm.Double"));
+        assert_eq!(written["DI"].to_string(), "2.0");
         assert_eq!(written["T"], json!("2024-05-01T10:20:30.1234567Z"));
         assert!(written.get("D@odata.type").is_none());
         assert!(written.get("I@odata.type").is_none());

@@ -167,9 +167,28 @@ impl DateTime {
 }
 
 impl DateTime {
-    /// Appends the service's form, `2024-05-01T10:20:30.1234567Z`, with `colon` between the
-    /// time's fields (`:` normally, `%3A` inside an ETag).
+    /// Appends the fixed-width form, `2024-05-01T10:20:30.1234567Z` (always seven fractional
+    /// digits, so that texts sort as times do), with `colon` between the time's fields.
     pub fn write_iso8601(&self, out: &mut String, colon: &str) {
+        self.write_with(out, colon, false);
+    }
+
+    /// Appends the form the service writes in entity JSON and in ETags: the fraction without
+    /// its trailing zeros, and none at all when it is zero (`2024-05-01T10:20:30.123Z`,
+    /// `1973-10-04T00:00:00Z`), with `colon` between the time's fields (`:` normally, `%3A`
+    /// inside an ETag).
+    pub fn write_wire(&self, out: &mut String, colon: &str) {
+        self.write_with(out, colon, true);
+    }
+
+    /// The service's JSON form, as [`DateTime::write_wire`] writes it.
+    pub fn to_wire(&self) -> String {
+        let mut out = String::with_capacity(28);
+        self.write_wire(&mut out, ":");
+        out
+    }
+
+    fn write_with(&self, out: &mut String, colon: &str, trim: bool) {
         let t = self.to_offset_date_time();
         let (year, month, day) = t.to_calendar_date();
         let (hour, minute, second) = t.to_hms();
@@ -185,8 +204,15 @@ impl DateTime {
         push_digits(out, u32::from(minute), 2);
         out.push_str(colon);
         push_digits(out, u32::from(second), 2);
-        out.push('.');
-        push_digits(out, fraction, 7);
+        let (mut fraction, mut width) = (fraction, 7);
+        while trim && width > 0 && fraction % 10 == 0 {
+            fraction /= 10;
+            width -= 1;
+        }
+        if width > 0 {
+            out.push('.');
+            push_digits(out, fraction, width);
+        }
         out.push('Z');
     }
 }
@@ -333,6 +359,35 @@ mod tests {
     fn datetime_offsets_are_normalised_to_utc() {
         let d = DateTime::parse("2024-05-01T12:20:30+02:00").unwrap();
         assert_eq!(d.to_string(), "2024-05-01T10:20:30.0000000Z");
+    }
+
+    #[test]
+    fn the_wire_form_drops_trailing_zeros_of_the_fraction() {
+        for (text, wire) in [
+            (
+                "2024-05-01T10:20:30.1234567Z",
+                "2024-05-01T10:20:30.1234567Z",
+            ),
+            (
+                "2024-05-01T10:20:30.2994650Z",
+                "2024-05-01T10:20:30.299465Z",
+            ),
+            ("2024-05-01T10:20:30.4767Z", "2024-05-01T10:20:30.4767Z"),
+            ("1973-10-04T00:00:00Z", "1973-10-04T00:00:00Z"),
+            (
+                "2024-05-01T10:20:30.0000001Z",
+                "2024-05-01T10:20:30.0000001Z",
+            ),
+        ] {
+            let d = DateTime::parse(text).unwrap();
+            assert_eq!(d.to_wire(), wire);
+            assert_eq!(DateTime::parse(wire).unwrap(), d);
+        }
+        let mut etag = String::new();
+        DateTime::parse("2024-05-01T10:20:30.5Z")
+            .unwrap()
+            .write_wire(&mut etag, "%3A");
+        assert_eq!(etag, "2024-05-01T10%3A20%3A30.5Z");
     }
 
     #[test]

@@ -120,24 +120,15 @@ fn entity_body(body: &[u8]) -> Result<Entity, StoreError> {
     wire::read_request_entity(body)
 }
 
-/// The entity a write names: the body's properties with the URL's keys (the body may repeat
-/// them, but not contradict them).
+/// The entity a write names: the body's properties with the URL's keys. Keys the body gives
+/// too are ignored, even when they differ: the service writes the entity the URL names (a
+/// recorded exchange with it shows a merge whose body said `a''''b` land on `a''b`).
 fn entity_at(body: &[u8], pk: &str, rk: &str) -> Result<Entity, StoreError> {
     let mut entity = if body.is_empty() {
         Entity::new(pk, rk)
     } else {
         wire::read_request_entity_keyless(body)?
     };
-    for (name, given, url) in [
-        ("PartitionKey", &entity.partition_key, pk),
-        ("RowKey", &entity.row_key, rk),
-    ] {
-        if !given.is_empty() && given != url {
-            return Err(invalid(format!(
-                "the body's {name} `{given}` differs from the URL's `{url}`"
-            )));
-        }
-    }
     entity.partition_key = pk.to_owned();
     entity.row_key = rk.to_owned();
     Ok(entity)
@@ -149,7 +140,7 @@ fn if_match(value: Option<&str>) -> Result<Option<IfMatch>, StoreError> {
 }
 
 fn entity_url(req: &Request<'_>, table: &str, pk: &str, rk: &str) -> String {
-    format!("{}{}", req.target.base, wire::entity_path(table, pk, rk))
+    format!("{}{}", req.target.base, wire::entity_link(table, pk, rk))
 }
 
 /// The write a method makes on one entity.
@@ -287,10 +278,12 @@ async fn create_table<B: Backend>(backend: &B, req: &Request<'_>) -> Result<Answ
         })?;
     backend.create_table(name).await?;
     let link = format!("{}/Tables('{name}')", req.target.base);
+    // DataServiceId goes with a 204 only: an answer with content names what it created in its
+    // body, as the service's answers do.
     let answer = match req.prefer() {
-        Some(Preference::NoContent) => {
-            Answer::empty(StatusCode::NO_CONTENT).header("preference-applied", "return-no-content")
-        }
+        Some(Preference::NoContent) => Answer::empty(StatusCode::NO_CONTENT)
+            .header("preference-applied", "return-no-content")
+            .header("dataserviceid", link.clone()),
         preference => {
             let body = format::table_document(name, level, &req.place(""));
             let answer = Answer::json(StatusCode::CREATED, level, body);
@@ -300,9 +293,7 @@ async fn create_table<B: Backend>(backend: &B, req: &Request<'_>) -> Result<Answ
             }
         }
     };
-    Ok(answer
-        .header("location", link.clone())
-        .header("dataserviceid", link))
+    Ok(answer.header("location", link))
 }
 
 async fn query_tables<B: Backend>(backend: &B, req: &Request<'_>) -> Result<Answer, StoreError> {
@@ -314,7 +305,15 @@ async fn query_tables<B: Backend>(backend: &B, req: &Request<'_>) -> Result<Answ
         ),
         _ => None,
     };
-    let mut continuation = req.target.param("NextTableName").map(continuation_key);
+    // The service's own tokens carry more than the name after it (`mytable2\u{1}01d6…`); a
+    // table name is letters and digits, so the name is what comes before anything else.
+    let mut continuation = req.target.param("NextTableName").map(|token| {
+        let key = continuation_key(token);
+        let end = key
+            .find(|c: char| !c.is_ascii_alphanumeric())
+            .unwrap_or(key.len());
+        key[..end].to_owned()
+    });
     let mut names = Vec::new();
     let mut next = None;
     'pages: loop {
@@ -364,6 +363,9 @@ fn top(req: &Request<'_>) -> Result<Option<usize>, StoreError> {
         .transpose()
 }
 
+/// `$select`'s names, when the request has one. One that names nothing (`$select=`,
+/// `$select=%20`, as older SDKs and Storage Explorer send) selects every property, as the
+/// service answers it: see [`projection`].
 fn select(req: &Request<'_>) -> Option<Vec<String>> {
     req.target.param("$select").map(|s| {
         s.split(',')
@@ -371,6 +373,11 @@ fn select(req: &Request<'_>) -> Option<Vec<String>> {
             .filter(|n| !n.is_empty())
             .collect()
     })
+}
+
+/// The properties a `$select` keeps: `None` (all of them) when it names none.
+fn projection(select: Option<Vec<String>>) -> Option<Vec<String>> {
+    select.filter(|names| !names.is_empty())
 }
 
 async fn query_entities<B: Backend>(
@@ -384,14 +391,15 @@ async fn query_entities<B: Backend>(
         Some(text) if !text.trim().is_empty() => Query::filter(text)?,
         _ => Query::all(),
     };
-    query.select = select(req);
+    let selected = select(req);
+    query.select = projection(selected.clone());
     query.top = top(req)?;
     if query.top == Some(0) {
         // Nothing is asked for: an empty page. The store is still asked for one entity, so
         // that a table that does not exist is still TableNotFound.
         query.top = Some(1);
         backend.visit_page(table, &query, |_| ()).await?;
-        let writer = format::PageWriter::new(query.select.as_deref(), level, req.place(table));
+        let writer = format::PageWriter::new(selected.as_deref(), level, req.place(table));
         return Ok(Answer::json(StatusCode::OK, level, writer.finish()));
     }
     query.continuation = req.target.param("NextPartitionKey").map(|pk| Continuation {
@@ -403,7 +411,7 @@ async fn query_entities<B: Backend>(
             .unwrap_or_default(),
     });
     // The page is written as the store hands out its entities, without copying them out.
-    let mut writer = format::PageWriter::new(query.select.as_deref(), level, req.place(table));
+    let mut writer = format::PageWriter::new(selected.as_deref(), level, req.place(table));
     let page = backend
         .visit_page(table, &query, |entity| writer.push(entity))
         .await?;
@@ -436,7 +444,7 @@ async fn get_entity<B: Backend>(
     rk: &str,
 ) -> Result<Answer, StoreError> {
     let level = req.metadata()?;
-    let select = select(req);
+    let select = projection(select(req));
     let names: Option<Vec<&str>> = select
         .as_ref()
         .map(|s| s.iter().map(String::as_str).collect());
@@ -462,9 +470,9 @@ async fn insert<B: Backend>(
         .await?;
     let link = entity_url(req, table, &entity.partition_key, &entity.row_key);
     let answer = match req.prefer() {
-        Some(Preference::NoContent) => {
-            Answer::empty(StatusCode::NO_CONTENT).header("preference-applied", "return-no-content")
-        }
+        Some(Preference::NoContent) => Answer::empty(StatusCode::NO_CONTENT)
+            .header("preference-applied", "return-no-content")
+            .header("dataserviceid", link.clone()),
         preference => {
             let mut stored = entity;
             stored.timestamp = Some(written.timestamp);
@@ -479,8 +487,7 @@ async fn insert<B: Backend>(
     };
     Ok(answer
         .header("etag", written.etag.to_header())
-        .header("location", link.clone())
-        .header("dataserviceid", link))
+        .header("location", link))
 }
 
 /// One operation of a `$batch`, read from its part.
@@ -783,7 +790,10 @@ async fn batch<B: Backend>(
                 if let Some((pk, rk)) = &operation.keys {
                     let link = entity_url(req, &operation.table, pk, rk);
                     answer.headers.push(("Location".into(), link.clone()));
-                    answer.headers.push(("DataServiceId".into(), link));
+                    // As for single requests: with a 204 only.
+                    if operation.returned.is_none() {
+                        answer.headers.push(("DataServiceId".into(), link));
+                    }
                 }
                 if operation.no_content && operation.keys.is_some() {
                     answer

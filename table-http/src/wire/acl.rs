@@ -84,23 +84,33 @@ pub fn read_acl(body: &[u8]) -> Result<Vec<SignedIdentifier>, StoreError> {
     Ok(policies)
 }
 
-/// Writes a `Get Table ACL` body.
+/// Writes a `Get Table ACL` body as the service does: times with seven fractional digits
+/// (`2020-08-19T21:13:07.0000000Z`, whatever form they were set in), and no `AccessPolicy`
+/// element for a policy that sets nothing.
 pub fn write_acl(policies: &[SignedIdentifier]) -> String {
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"utf-8\"?><SignedIdentifiers>");
+    let time = |t: &String| {
+        table_runtime::DateTime::parse(t).map_or_else(|_| t.clone(), |d| d.to_string())
+    };
     for p in policies {
         out.push_str("<SignedIdentifier><Id>");
         out.push_str(&escape(&p.id));
-        out.push_str("</Id><AccessPolicy>");
-        for (name, value) in [
-            ("Start", &p.start),
-            ("Expiry", &p.expiry),
-            ("Permission", &p.permission),
-        ] {
-            if let Some(v) = value {
-                out.push_str(&format!("<{name}>{}</{name}>", escape(v)));
+        out.push_str("</Id>");
+        let fields = [
+            ("Start", p.start.as_ref().map(time)),
+            ("Expiry", p.expiry.as_ref().map(time)),
+            ("Permission", p.permission.clone()),
+        ];
+        if fields.iter().any(|(_, v)| v.is_some()) {
+            out.push_str("<AccessPolicy>");
+            for (name, value) in fields {
+                if let Some(v) = value {
+                    out.push_str(&format!("<{name}>{}</{name}>", escape(&v)));
+                }
             }
+            out.push_str("</AccessPolicy>");
         }
-        out.push_str("</AccessPolicy></SignedIdentifier>");
+        out.push_str("</SignedIdentifier>");
     }
     out.push_str("</SignedIdentifiers>");
     out
@@ -124,7 +134,21 @@ mod tests {
                 ..SignedIdentifier::default()
             },
         ];
-        assert_eq!(read_acl(write_acl(&policies).as_bytes()).unwrap(), policies);
+        let written = write_acl(&policies);
+        // Times come back in the service's seven-digit form; a policy that sets nothing has
+        // no AccessPolicy element.
+        assert!(
+            written.contains("<Start>2024-01-01T00:00:00.0000000Z</Start>"),
+            "{written}"
+        );
+        assert!(
+            written.contains("<Id>a&lt;b</Id></SignedIdentifier>"),
+            "{written}"
+        );
+        let mut expected = policies.clone();
+        expected[0].start = Some("2024-01-01T00:00:00.0000000Z".into());
+        expected[0].expiry = Some("2030-01-01T00:00:00.0000000Z".into());
+        assert_eq!(read_acl(written.as_bytes()).unwrap(), expected);
         assert!(read_acl(b"").unwrap().is_empty());
         let too_many = format!(
             "<SignedIdentifiers>{}</SignedIdentifiers>",

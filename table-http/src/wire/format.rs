@@ -9,7 +9,7 @@
 //! | `odata.metadata` (document) | no | yes | yes |
 //! | `odata.etag` (entity) | no | yes | yes |
 //! | `odata.type`, `odata.id`, `odata.editLink` | no | no | yes |
-//! | `Name@odata.type` | no | where JSON can't tell the type (Int64, DateTime, Guid, Binary, integral or non-finite Double) | the same, and the Timestamp's |
+//! | `Name@odata.type` | no | where JSON can't tell the type (Int64, DateTime, Guid, Binary, non-finite Double) | the same, and the Timestamp's |
 //!
 //! Entities are written straight into a byte buffer, a page of 1,000 without building a tree of
 //! JSON values first, and from [`EntityView`]s: a page can be written from the store's own
@@ -133,7 +133,7 @@ fn edit_link(table: &str, partition_key: &str, row_key: &str) -> String {
 }
 
 /// The annotation a value carries at the minimal and full levels: the types JSON can't tell
-/// apart (Int64, DateTime, Guid, Binary, and a Double that is integral or not finite).
+/// apart (Int64, DateTime, Guid, Binary, and a Double that is not finite).
 fn annotation(value: ValueRef<'_>) -> Option<EdmType> {
     match value {
         ValueRef::String(_) | ValueRef::Boolean(_) | ValueRef::Int32(_) => None,
@@ -141,7 +141,9 @@ fn annotation(value: ValueRef<'_>) -> Option<EdmType> {
         ValueRef::DateTime(_) => Some(EdmType::DateTime),
         ValueRef::Guid(_) => Some(EdmType::Guid),
         ValueRef::Binary(_) => Some(EdmType::Binary),
-        ValueRef::Double(d) => (!d.is_finite() || d.fract() == 0.0).then_some(EdmType::Double),
+        // A finite Double is written with its decimal point (`3.0`), which tells it from an
+        // Int32; the service annotates only NaN and the infinities, which are strings.
+        ValueRef::Double(d) => (!d.is_finite()).then_some(EdmType::Double),
     }
 }
 
@@ -159,7 +161,7 @@ impl Dates {
     fn cache(&mut self, time: DateTime) {
         if self.ticks != Some(time.ticks()) {
             self.iso.clear();
-            time.write_iso8601(&mut self.iso, ":");
+            time.write_wire(&mut self.iso, ":");
             self.etag = ETag::for_timestamp(time).to_header();
             self.ticks = Some(time.ticks());
         }
@@ -365,12 +367,21 @@ pub struct PageWriter<'a> {
 }
 
 impl<'a> PageWriter<'a> {
-    /// Starts a page.
+    /// Starts a page. `select` is the query's `$select`, when it has one: its names go into
+    /// `odata.metadata` (`…/$metadata#Orders&$select=PartitionKey,Total`) as the service writes
+    /// it, and an empty one (`$select=`, `$select=%20`) selects every property.
     pub fn new(select: Option<&'a [String]>, level: Metadata, place: Place<'a>) -> PageWriter<'a> {
         let mut out = Vec::with_capacity(4096);
         out.push(b'{');
         let mut first = true;
-        metadata_member(&mut out, &mut first, level, place.base, place.table);
+        match select {
+            Some(names) => {
+                let what = format!("{}&$select={}", place.table, names.join(","));
+                metadata_member(&mut out, &mut first, level, place.base, &what);
+            }
+            None => metadata_member(&mut out, &mut first, level, place.base, place.table),
+        }
+        let select = select.filter(|names| !names.is_empty());
         member(&mut out, &mut first, "value");
         out.push(b'[');
         PageWriter {
@@ -536,7 +547,9 @@ mod tests {
             "http://127.0.0.1:10002/devstoreaccount1/$metadata#Orders/@Element"
         );
         assert_eq!(minimal["L@odata.type"], "Edm.Int64");
-        assert_eq!(minimal["D@odata.type"], "Edm.Double");
+        // A finite Double is told by its decimal point, as the service writes it.
+        assert!(minimal.get("D@odata.type").is_none());
+        assert!(minimal["D"].is_f64(), "{minimal}");
         assert!(minimal.get("Timestamp@odata.type").is_none());
         assert!(minimal.get("I@odata.type").is_none());
         assert!(minimal.get("F@odata.type").is_none());

@@ -57,10 +57,20 @@ pub fn entity_path(table: &str, partition_key: &str, row_key: &str) -> String {
     )
 }
 
+/// An entity's path as the service writes it in `Location` and `DataServiceId`: like
+/// [`entity_path`], but the keys' (doubled) quotes stay quotes (recorded:
+/// `t(PartitionKey='a''''b',RowKey='r')`).
+pub fn entity_link(table: &str, partition_key: &str, row_key: &str) -> String {
+    entity_path(table, partition_key, row_key).replace("%27", "'")
+}
+
 /// The opaque form of a continuation value the service writes (`1!<length>!<base64>`), so
 /// that keys of any characters fit a header.
 pub fn continuation_token(key: &str) -> String {
-    let encoded = base64::engine::general_purpose::STANDARD.encode(key);
+    // The service pads with `-` where base64 pads with `=` (recorded: `1!16!cGs4MDEwMTZlOA--`).
+    let encoded = base64::engine::general_purpose::STANDARD
+        .encode(key)
+        .replace('=', "-");
     format!("1!{}!{encoded}", encoded.len())
 }
 
@@ -72,8 +82,12 @@ pub fn continuation_key(token: &str) -> String {
         .and_then(|rest| rest.split_once('!'))
         .filter(|(len, encoded)| len.parse::<usize>().ok() == Some(encoded.len()))
         .and_then(|(_, encoded)| {
+            // Padding as the service writes it (`-`) or as base64 does (`=`).
+            let unpadded = encoded.trim_end_matches(['-', '=']);
+            let padding = encoded.len() - unpadded.len();
+            let standard = format!("{unpadded}{}", "=".repeat(padding));
             base64::engine::general_purpose::STANDARD
-                .decode(encoded)
+                .decode(standard)
                 .ok()
         })
         .and_then(|bytes| String::from_utf8(bytes).ok());
@@ -304,7 +318,12 @@ fn file_member<'de>(
     name: Cow<'de, str>,
     value: Json,
 ) {
-    if name.ends_with(ANNOTATION) {
+    if let Some(annotated) = name.strip_suffix(ANNOTATION) {
+        // An annotation of an annotation (`PartitionKey@odata.type@odata.type`, as a beta SDK
+        // sent) means nothing; the service accepts the entity and ignores it.
+        if annotated.contains('@') {
+            return;
+        }
         let base = match name {
             Cow::Borrowed(s) => Cow::Borrowed(&s[..s.len() - ANNOTATION.len()]),
             Cow::Owned(mut s) => {
@@ -886,6 +905,10 @@ mod tests {
             assert!(token.is_ascii());
             assert_eq!(continuation_key(&token), key);
         }
+        // The service's own token, padded with `-`, and the same padded with `=`.
+        assert_eq!(continuation_token("pk801016e8"), "1!16!cGs4MDEwMTZlOA--");
+        assert_eq!(continuation_key("1!16!cGs4MDEwMTZlOA--"), "pk801016e8");
+        assert_eq!(continuation_key("1!16!cGs4MDEwMTZlOA=="), "pk801016e8");
         // A plain key, as an emulator may write it, reads as itself.
         assert_eq!(continuation_key("p1"), "p1");
         assert_eq!(continuation_key("1!3!abc"), "1!3!abc");

@@ -268,11 +268,16 @@ fn retention(parent: &Element) -> Result<RetentionPolicy, StoreError> {
         }
         Some(days) => match days.parse::<u32>() {
             Ok(d) if (1..=365).contains(&d) => Some(d),
+            // The service calls a retention out of range an invalid document (recorded:
+            // 366 days → 400 InvalidXmlDocument).
             _ => {
-                return Err(out_of_range(format!(
-                    "`{}/RetentionPolicy/Days` is `{days}`, not a number of days from 1 to 365",
-                    parent.name
-                )));
+                return Err(StoreError::new(
+                    ErrorCode::InvalidXmlDocument,
+                    format!(
+                        "XML specified is not syntactically valid: `{}/RetentionPolicy/Days` is `{days}`, not a number of days from 1 to 365",
+                        parent.name
+                    ),
+                ));
             }
         },
     };
@@ -442,11 +447,11 @@ pub fn write_properties(properties: &ServiceProperties) -> String {
         String::from("<?xml version=\"1.0\" encoding=\"utf-8\"?><StorageServiceProperties>");
     let logging = properties.logging.clone().unwrap_or_default();
     out.push_str(&format!(
-        "<Logging><Version>{}</Version><Delete>{}</Delete><Read>{}</Read><Write>{}</Write>",
+        "<Logging><Version>{}</Version><Read>{}</Read><Write>{}</Write><Delete>{}</Delete>",
         escape(&logging.version),
-        logging.delete,
         logging.read,
-        logging.write
+        logging.write,
+        logging.delete
     ));
     write_retention(&mut out, &logging.retention);
     out.push_str("</Logging>");
@@ -461,20 +466,36 @@ pub fn write_properties(properties: &ServiceProperties) -> String {
         &properties.minute_metrics.clone().unwrap_or_default(),
     );
     out.push_str("<Cors>");
+    // In the service's order, header lists with whole names before prefixes (`x-ms-meta-*`).
     for rule in properties.cors_rules() {
+        out.push_str("<CorsRule>");
+        write_list(&mut out, "AllowedMethods", rule.allowed_methods.iter());
+        write_list(&mut out, "AllowedOrigins", rule.allowed_origins.iter());
+        for (name, headers) in [
+            ("AllowedHeaders", &rule.allowed_headers),
+            ("ExposedHeaders", &rule.exposed_headers),
+        ] {
+            let (prefixes, names): (Vec<&String>, Vec<&String>) =
+                headers.iter().partition(|h| h.ends_with('*'));
+            write_list(&mut out, name, names.into_iter().chain(prefixes));
+        }
         out.push_str(&format!(
-            "<CorsRule><AllowedOrigins>{}</AllowedOrigins><AllowedMethods>{}</AllowedMethods>\
-             <MaxAgeInSeconds>{}</MaxAgeInSeconds><ExposedHeaders>{}</ExposedHeaders>\
-             <AllowedHeaders>{}</AllowedHeaders></CorsRule>",
-            escape(&rule.allowed_origins.join(",")),
-            escape(&rule.allowed_methods.join(",")),
-            rule.max_age_seconds,
-            escape(&rule.exposed_headers.join(",")),
-            escape(&rule.allowed_headers.join(",")),
+            "<MaxAgeInSeconds>{}</MaxAgeInSeconds></CorsRule>",
+            rule.max_age_seconds
         ));
     }
     out.push_str("</Cors></StorageServiceProperties>");
     out
+}
+
+/// Writes `<name>a,b</name>`, or `<name />` for an empty list, as the service does.
+fn write_list<'a>(out: &mut String, name: &str, items: impl Iterator<Item = &'a String>) {
+    let joined = items.map(String::as_str).collect::<Vec<_>>().join(",");
+    if joined.is_empty() {
+        out.push_str(&format!("<{name} />"));
+    } else {
+        out.push_str(&format!("<{name}>{}</{name}>", escape(&joined)));
+    }
 }
 
 /// Writes a `Get Table Service Stats` answer: replication `live`, last synced at `last_sync`
@@ -614,7 +635,8 @@ mod tests {
                  </Enabled><Days>400</Days></RetentionPolicy></HourMetrics>\
                  </StorageServiceProperties>"
             ),
-            ErrorCode::InvalidXmlNodeValue
+            ErrorCode::InvalidXmlDocument,
+            "a retention over 365 days, as the service answers it"
         );
     }
 
