@@ -2,6 +2,8 @@
 //! derive's own parser and checks, never a second reading of the attributes), and every
 //! `$filter` string the code writes.
 
+pub mod lex;
+
 use std::collections::HashMap;
 
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
