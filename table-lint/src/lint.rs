@@ -447,11 +447,11 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
         file,
     };
     let path = outcome.file.path.clone();
-    let parsed: Result<Scan, syn::Error> = scan::scan(&outcome.file.text);
+    let parsed: Result<Scan, scan::ScanError> = scan::scan(&outcome.file.text);
     let scan = match parsed {
         Ok(scan) => scan,
         Err(e) => {
-            let (start, end) = Diagnostic::span_positions(e.span());
+            let (start, end) = (e.start, e.end);
             outcome.findings.push((
                 &rules::unparsable_source::RULE,
                 start,
@@ -616,7 +616,7 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
         });
     }
     for site in scan.filters {
-        let (start, end) = Diagnostic::span_positions(site.span);
+        let (start, end) = (site.start, site.end);
         outcome.filters.push(FilterSummary {
             file: path.clone(),
             text: site.text,

@@ -1,15 +1,27 @@
 //! What the linter looks at in a file: every `#[derive(TableEntity)]` struct (through the
 //! derive's own parser and checks, never a second reading of the attributes), and every
 //! `$filter` string the code writes.
+//!
+//! A file is lexed by [`lex`] into one flat array of tokens (the token trees proc-macro2 would
+//! make, a group being a range of the array), which the visitor walks with identifiers compared
+//! as slices of the text. Only the items that derive `TableEntity` are parsed, by syn, from their
+//! own text placed at their line and column, so every span in a design is the file's.
 
 pub mod lex;
+#[cfg(test)]
+mod reference;
 
-use std::collections::HashMap;
+use std::borrow::Cow;
+use std::cell::{OnceCell, RefCell};
 
-use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
+use proc_macro2::Span;
+use rustc_hash::FxHashMap;
 use syn::spanned::Spanned;
 use table_derive_internals::Design;
 use table_derive_internals::check::{Problem, problems};
+
+use crate::diagnostic::Position;
+use lex::{Delimiter, Kind, LitKind, Token};
 
 /// A struct that derives `TableEntity`.
 pub struct EntitySite {
@@ -41,8 +53,10 @@ pub struct FilterSite {
     /// The filter text, with `{…}` format placeholders replaced by values of the type the
     /// position asks for; empty for `Query::all()`.
     pub text: String,
-    /// The literal (or the `Query::all` call).
-    pub span: Span,
+    /// Where the literal (or the `Query::all` call) starts.
+    pub start: Position,
+    /// Where it ends (exclusive).
+    pub end: Position,
     /// Whether the literal had format placeholders (then columns inside it are approximate).
     pub templated: bool,
     /// Whether a placeholder stood outside quotes, where it may be any piece of a filter: the
@@ -75,43 +89,249 @@ pub struct Scan {
     pub inserts: bool,
 }
 
+/// A file that does not lex: where, and proc-macro2's message for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScanError {
+    /// Where lexing stopped (see [`lex::LexError`]).
+    pub start: Position,
+    /// One character further.
+    pub end: Position,
+}
+
+impl std::fmt::Display for ScanError {
+    /// proc-macro2's message, which findings have always quoted.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&lex::LexError { offset: 0 }, f)
+    }
+}
+
+impl std::error::Error for ScanError {}
+
+thread_local! {
+    /// The token array of the last file a thread scanned, reused for the next one.
+    static TOKENS: RefCell<Vec<Token>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A reused token array bigger than this (16 MiB) is freed after its file.
+const KEEP_TOKENS: usize = 1 << 20;
+
 /// Scans a file's text: it is lexed whole, and only the items that derive `TableEntity` are
 /// parsed. A lexing error (an unbalanced delimiter, an unterminated string) is returned.
-pub fn scan(text: &str) -> Result<Scan, syn::Error> {
-    let tokens: TokenStream = text
-        .parse()
-        .map_err(|e: proc_macro2::LexError| syn::Error::new(e.span(), e.to_string()))?;
-    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
-    let mut visitor = Visitor::default();
-    visitor.bindings(&tokens);
-    visitor.walk(&tokens, None, None);
+pub fn scan(text: &str) -> Result<Scan, ScanError> {
+    let mut tokens = TOKENS.with(|t| t.take());
+    let result = scan_with(text, &mut tokens);
+    if tokens.capacity() <= KEEP_TOKENS {
+        TOKENS.with(|t| t.replace(tokens));
+    }
+    result
+}
+
+/// [`scan`], lexing into `tokens`.
+fn scan_with(text: &str, tokens: &mut Vec<Token>) -> Result<Scan, ScanError> {
+    if let Err(e) = lex::lex(text, tokens) {
+        let lines = Lines::new(text);
+        let (start, end) = lines.positions(e.offset, e.offset);
+        return Err(ScanError { start, end });
+    }
+    let mut visitor = Visitor {
+        toks: Toks {
+            src: text,
+            tokens: tokens.as_slice(),
+        },
+        lines: Lines::new(text),
+        scan: Scan::default(),
+        seen: Vec::new(),
+        in_unit_test: 0,
+        strings: FxHashMap::default(),
+        tables: FxHashMap::default(),
+    };
+    visitor.bindings();
+    visitor.walk(0, tokens.len(), None, None);
     Ok(visitor.scan)
 }
 
-#[derive(Default)]
-struct Visitor {
+/// The line starts of a text (found when first asked), to turn byte offsets into lines and
+/// columns as proc-macro2 counts them: lines split at `\n`, columns in characters.
+struct Lines<'s> {
+    text: &'s str,
+    starts: OnceCell<Vec<usize>>,
+}
+
+impl<'s> Lines<'s> {
+    fn new(text: &'s str) -> Lines<'s> {
+        Lines {
+            text,
+            starts: OnceCell::new(),
+        }
+    }
+
+    /// The 1-based line and 1-based character column of a byte offset.
+    fn position(&self, offset: usize) -> Position {
+        let starts = self.starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(memchr::memchr_iter(b'\n', self.text.as_bytes()).map(|n| n + 1))
+                .collect()
+        });
+        let line = starts.partition_point(|&s| s <= offset).max(1);
+        let from = starts[line - 1];
+        let column = self.text.get(from..offset).map_or(0, |s| s.chars().count());
+        Position {
+            line,
+            column: column + 1,
+        }
+    }
+
+    /// The positions of a byte range, as [`crate::diagnostic::Diagnostic::span_positions`]
+    /// gives a span's: an empty range ends one column after it starts.
+    fn positions(&self, start: usize, end: usize) -> (Position, Position) {
+        let start = self.position(start);
+        let mut end = self.position(end);
+        if end <= start {
+            end = Position {
+                line: start.line,
+                column: start.column + 1,
+            };
+        }
+        (start, end)
+    }
+}
+
+/// The text and its tokens, with the ways the visitor looks at them. The tokens of one level
+/// (the file, or a group's inside) are its siblings: a group is one of them, spanning the
+/// array from its opening token to its closing one. A range of a level is `start..end` in the
+/// array; a group's closing token ends its level as the end of a range does.
+#[derive(Clone, Copy)]
+struct Toks<'s> {
+    src: &'s str,
+    tokens: &'s [Token],
+}
+
+impl<'s> Toks<'s> {
+    /// The token at `i`, if it is before `end` and not the closing token of a group.
+    fn get(self, i: usize, end: usize) -> Option<Token> {
+        if i >= end {
+            return None;
+        }
+        let t = *self.tokens.get(i)?;
+        (!matches!(t.kind, Kind::Close { .. })).then_some(t)
+    }
+
+    /// The identifier at `i` (before `end`).
+    fn ident(self, i: usize, end: usize) -> Option<&'s str> {
+        let t = self.get(i, end)?;
+        matches!(t.kind, Kind::Ident | Kind::DocIdent).then(|| t.text(self.src))
+    }
+
+    /// Whether the identifier `word` is at `i` (before `end`).
+    fn is_ident(self, i: usize, end: usize, word: &str) -> bool {
+        self.ident(i, end) == Some(word)
+    }
+
+    /// The punctuation at `i` (before `end`), and whether it is joint to the next.
+    fn punct(self, i: usize, end: usize) -> Option<(u8, bool)> {
+        match self.get(i, end)?.kind {
+            Kind::Punct { ch, joint } => Some((ch, joint)),
+            _ => None,
+        }
+    }
+
+    /// Whether the punctuation `ch` is at `i` (before `end`).
+    fn is_punct(self, i: usize, end: usize, ch: u8) -> bool {
+        matches!(self.punct(i, end), Some((c, _)) if c == ch)
+    }
+
+    /// The group opening at `i` (before `end`): its delimiter and the index of its closing
+    /// token.
+    fn group(self, i: usize, end: usize) -> Option<(Delimiter, usize)> {
+        match self.get(i, end)?.kind {
+            Kind::Open { delimiter, close } => Some((delimiter, close as usize)),
+            _ => None,
+        }
+    }
+
+    /// Whether a literal is at `i` (before `end`).
+    fn is_literal(self, i: usize, end: usize) -> bool {
+        matches!(self.get(i, end), Some(t) if matches!(t.kind, Kind::Literal(_)))
+    }
+
+    /// The token after the one at `i` on its level (after the whole group, for a group).
+    fn next(self, i: usize) -> usize {
+        match self.tokens.get(i).map(|t| t.kind) {
+            Some(Kind::Open { close, .. }) => close as usize + 1,
+            _ => i + 1,
+        }
+    }
+
+    /// The token before the one at `i` on its level (the whole group, for a group), not
+    /// before `start`.
+    fn prev(self, i: usize, start: usize) -> Option<usize> {
+        if i <= start {
+            return None;
+        }
+        match self.tokens.get(i - 1)?.kind {
+            Kind::Close { open, .. } => Some(open as usize),
+            _ => Some(i - 1),
+        }
+    }
+
+    /// The tokens of a level from `from`, up to `end` or the end of the group.
+    fn siblings(self, from: usize, end: usize) -> impl Iterator<Item = usize> {
+        let mut i = from;
+        std::iter::from_fn(move || {
+            self.get(i, end)?;
+            let at = i;
+            i = self.next(i);
+            Some(at)
+        })
+    }
+
+    /// The first token from `from` (before `end`) that is not `&` or `*`.
+    fn skip_refs(self, from: usize, end: usize) -> usize {
+        let mut i = from;
+        while matches!(self.punct(i, end), Some((b'&' | b'*', _))) {
+            i += 1;
+        }
+        i
+    }
+
+    /// The value of the string literal at `i`, as `syn::LitStr::value` gives it (`None` for
+    /// other literals, and for a string syn would not read).
+    fn string(self, i: usize, end: usize) -> Option<Cow<'s, str>> {
+        let t = self.get(i, end)?;
+        match t.kind {
+            Kind::Literal(kind) => lit_str_value(kind, t.text(self.src)),
+            _ => None,
+        }
+    }
+}
+
+struct Visitor<'s> {
+    toks: Toks<'s>,
+    lines: Lines<'s>,
     scan: Scan,
-    /// Literals already recorded (by line and column).
-    seen: Vec<(usize, usize)>,
+    /// Literals already recorded (by byte offset).
+    seen: Vec<u32>,
     /// How many `#[cfg(test)]` items the walk is inside.
     in_unit_test: usize,
     /// Names bound to a string literal or a `format!` of one (`let f = "…"`, `const F: &str`),
-    /// so that `Query::filter(&f)` finds its text.
-    strings: HashMap<String, (syn::LitStr, bool)>,
+    /// so that `Query::filter(&f)` finds its text: the literal's token, and whether it is a
+    /// `format!`'s.
+    strings: FxHashMap<&'s str, (usize, bool)>,
     /// Names bound to a typed table (`let t = Table::<_, Employee>::new(…)`, a parameter
     /// `t: &Table<B, Employee>`): the design's struct name.
-    tables: HashMap<String, String>,
+    tables: FxHashMap<&'s str, &'s str>,
 }
 
-/// One level of the token tree the walk is in: the tokens of a group and where the walk is.
+/// One level of the token tree the walk is in: the range of the level's tokens (a group's
+/// inside, or the file) and where the walk is.
 struct Frame<'a> {
-    tokens: &'a [TokenTree],
+    start: usize,
+    end: usize,
     at: usize,
     /// The group's delimiter (`None` for the file).
     delimiter: Option<Delimiter>,
     parent: Option<&'a Frame<'a>>,
 }
-
 /// A format string filled in: its text, whether it had placeholders, and whether one stood
 /// outside quotes.
 struct Filled {
@@ -178,7 +398,33 @@ fn fill_placeholders(text: &str) -> Filled {
     }
 }
 
-impl Visitor {
+impl<'s> Visitor<'s> {
+    /// Parses the item of tokens `first..end` (its attributes, then a struct, enum or union)
+    /// and records it when it is a design. The item's text is parsed where it stands: after
+    /// as many line breaks and spaces as there are lines and characters before it in the file,
+    /// so the spans of the design are the file's lines and columns.
+    fn derived_item(&mut self, first: usize, end: usize) {
+        let tokens = self.toks.tokens;
+        let (Some(from), Some(to)) = (
+            tokens.get(first),
+            end.checked_sub(1).and_then(|l| tokens.get(l)),
+        ) else {
+            return;
+        };
+        let (from, to) = (from.start as usize, to.end as usize);
+        let at = self.lines.position(from);
+        let Some(item) = self.toks.src.get(from..to) else {
+            return;
+        };
+        let mut text = String::with_capacity(at.line - 1 + at.column - 1 + item.len());
+        text.extend(std::iter::repeat_n('\n', at.line - 1));
+        text.extend(std::iter::repeat_n(' ', at.column - 1));
+        text.push_str(item);
+        if let Ok(input) = syn::parse_str::<syn::DeriveInput>(&text) {
+            self.entity(input);
+        }
+    }
+
     fn entity(&mut self, input: syn::DeriveInput) {
         // An enum of designs, and a projection of another design, bring no design of their own.
         if matches!(input.data, syn::Data::Enum(_))
@@ -215,28 +461,36 @@ impl Visitor {
         });
     }
 
-    /// Records a filter that reaches the query API: its text, and what the code around it
-    /// says about the table and about deleting.
-    fn filter_literal(&mut self, lit: &syn::LitStr, in_format_macro: bool, frame: &Frame<'_>) {
-        let at = (lit.span().start().line, lit.span().start().column);
-        if self.seen.contains(&at) {
+    /// Records a filter that reaches the query API: the string literal at token `lit`, its
+    /// text, and what the code around it says about the table and about deleting.
+    fn filter_literal(&mut self, lit: usize, in_format_macro: bool, frame: &Frame<'_>) {
+        let Some(&token) = self.toks.tokens.get(lit) else {
+            return;
+        };
+        if self.seen.contains(&token.start) {
             return;
         }
-        self.seen.push(at);
-        let value = lit.value();
+        self.seen.push(token.start);
+        let Some(value) = self.toks.string(lit, lit + 1) else {
+            return;
+        };
         let filled = if in_format_macro {
             fill_placeholders(&value)
         } else {
             Filled {
-                text: value,
+                text: value.into_owned(),
                 templated: false,
                 open: false,
             }
         };
         let (tables, deletes, limited) = self.context(frame);
+        let (start, end) = self
+            .lines
+            .positions(token.start as usize, token.end as usize);
         self.scan.filters.push(FilterSite {
             text: filled.text,
-            span: lit.span(),
+            start,
+            end,
             templated: filled.templated,
             open_placeholders: filled.open,
             all: false,
@@ -252,28 +506,28 @@ impl Visitor {
     /// variable the statement binds), whether that block deletes, and whether the statement
     /// or those later ones limit the query to its first rows.
     fn context(&self, frame: &Frame<'_>) -> (Vec<TableHint>, bool, bool) {
+        let t = self.toks;
         let mut tables = Vec::new();
         let mut deletes = false;
         let mut limited = false;
         let mut level = Some(frame);
         while let Some(f) = level {
-            let (start, end) = statement_bounds(f.tokens, f.at);
-            self.hints(&f.tokens[start..end], &mut tables);
-            limited |= mentions_top(&f.tokens[start..end]);
+            let (start, end) = statement_bounds(t, f.start, f.end, f.at);
+            self.hints(start, end, &mut tables);
+            limited |= mentions_top(t, start, end);
             if f.delimiter == Some(Delimiter::Brace) || f.parent.is_none() {
-                if let Some(name) = let_binding(&f.tokens[start..end]) {
+                if let Some(name) = let_binding(t, start, end) {
                     let mut from = end;
-                    while from < f.tokens.len() {
-                        let (_, stop) = statement_bounds(f.tokens, from);
-                        let statement = &f.tokens[from..stop];
-                        if mentions(statement, &name) {
-                            self.hints(statement, &mut tables);
-                            limited |= mentions_top(statement);
+                    while from < f.end {
+                        let (_, stop) = statement_bounds(t, f.start, f.end, from);
+                        if mentions(t, from, stop, name) {
+                            self.hints(from, stop, &mut tables);
+                            limited |= mentions_top(t, from, stop);
                         }
-                        from = stop.max(from + 1);
+                        from = if stop > from { stop } else { t.next(from) };
                     }
                 }
-                deletes = mentions_delete(f.tokens);
+                deletes = mentions_delete(t, f.start, f.end);
                 break;
             }
             level = f.parent;
@@ -283,180 +537,185 @@ impl Visitor {
         (tables, deletes, limited)
     }
 
-    /// Table hints in a run of tokens: `X::TABLE`, `Table::<_, X>`, a variable bound to a typed
-    /// table, and literals shaped like table names.
-    fn hints(&self, tokens: &[TokenTree], out: &mut Vec<TableHint>) {
-        for (i, t) in tokens.iter().enumerate() {
-            match t {
-                TokenTree::Ident(id) => {
-                    let name = id.to_string();
-                    if name == "TABLE" && i >= 3 && path_sep(tokens, i - 2) {
-                        if let TokenTree::Ident(owner) = &tokens[i - 3] {
-                            out.push(TableHint::Design(owner.to_string()));
+    /// Table hints in the tokens `start..end`, at any depth: `X::TABLE`, `Table::<_, X>`, a
+    /// variable bound to a typed table, and literals shaped like table names.
+    fn hints(&self, start: usize, end: usize, out: &mut Vec<TableHint>) {
+        let t = self.toks;
+        for i in start..end.min(t.tokens.len()) {
+            let token = t.tokens[i];
+            match token.kind {
+                Kind::Ident | Kind::DocIdent => {
+                    let name = token.text(t.src);
+                    // `X::TABLE`: three tokens before it on its level (the third is not
+                    // the opening of the group it is in), the last two `::`.
+                    if name == "TABLE"
+                        && i >= start + 3
+                        && !matches!(t.tokens[i - 3].kind, Kind::Open { .. })
+                        && path_sep(t, i - 2, i)
+                    {
+                        if let Some(owner) = t.ident(i - 3, i) {
+                            out.push(TableHint::Design(owner.to_owned()));
                         }
                     } else if name == "Table" {
-                        if let Some(design) = table_type_argument(&tokens[i + 1..]) {
-                            out.push(TableHint::Design(design));
+                        if let Some(design) = table_type_argument(t, i + 1, end) {
+                            out.push(TableHint::Design(design.to_owned()));
                         }
-                    } else if let Some(design) = self.tables.get(&name) {
-                        out.push(TableHint::Design(design.clone()));
+                    } else if let Some(design) = self.tables.get(name) {
+                        out.push(TableHint::Design((*design).to_owned()));
                     }
                 }
-                TokenTree::Literal(lit) => {
-                    if let Some(s) = as_lit_str(lit) {
-                        let v = s.value();
-                        if (3..=63).contains(&v.len())
-                            && v.starts_with(|c: char| c.is_ascii_alphabetic())
-                            && v.chars().all(|c| c.is_ascii_alphanumeric())
-                        {
-                            out.push(TableHint::Name(v));
-                        }
+                Kind::Literal(_) => {
+                    if let Some(v) = t.string(i, end)
+                        && (3..=63).contains(&v.len())
+                        && v.starts_with(|c: char| c.is_ascii_alphabetic())
+                        && v.chars().all(|c| c.is_ascii_alphanumeric())
+                    {
+                        out.push(TableHint::Name(v.into_owned()));
                     }
-                }
-                TokenTree::Group(g) => {
-                    self.hints(&g.stream().into_iter().collect::<Vec<_>>(), out);
-                }
-                TokenTree::Punct(_) => {}
-            }
-        }
-    }
-
-    /// The first pass over the file: names bound to strings and to typed tables, enums of unit
-    /// variants, and whether it inserts.
-    fn bindings(&mut self, tokens: &[TokenTree]) {
-        for (i, t) in tokens.iter().enumerate() {
-            match t {
-                TokenTree::Ident(id) => {
-                    let word = id.to_string();
-                    if (word == "let" || word == "const" || word == "static")
-                        && let Some((name, value)) = bound_value(&tokens[i + 1..])
-                    {
-                        if let Some(string) = whole_string_value(value) {
-                            self.strings.insert(name.clone(), string);
-                        }
-                        if let Some(at) = value
-                            .iter()
-                            .position(|t| matches!(t, TokenTree::Ident(i) if i == "Table"))
-                            && let Some(design) = table_type_argument(&value[at + 1..])
-                        {
-                            self.tables.insert(name, design);
-                        }
-                    } else if word == "enum"
-                        && let (Some(TokenTree::Ident(name)), Some(TokenTree::Group(body))) =
-                            (tokens.get(i + 1), tokens.get(i + 2))
-                        && body.delimiter() == Delimiter::Brace
-                        && let Some(n) = unit_variants(body.stream())
-                    {
-                        self.scan.enums.push((name.to_string(), n));
-                    } else if word.starts_with("insert")
-                        || word == "add_entity"
-                        || word == "create_entity"
-                    {
-                        self.scan.inserts = true;
-                    } else if let (Some(TokenTree::Punct(colon)), Some(ty)) =
-                        (tokens.get(i + 1), tokens.get(i + 2..))
-                        && colon.as_char() == ':'
-                        && !path_sep(tokens, i + 1)
-                        && let Some(at) = ty
-                            .iter()
-                            .take(4)
-                            .position(|t| matches!(t, TokenTree::Ident(i) if i == "Table"))
-                        && let Some(design) = table_type_argument(&ty[at + 1..])
-                    {
-                        // A parameter or field typed `&Table<B, Employee>`.
-                        self.tables.insert(word, design);
-                    }
-                }
-                TokenTree::Group(g) => {
-                    self.bindings(&g.stream().into_iter().collect::<Vec<_>>());
                 }
                 _ => {}
             }
         }
     }
 
-    /// Walks a token list: derived items are parsed as items, the arguments of the filter APIs
-    /// read as filters, groups walked into. Only the items that derive `TableEntity` are parsed
-    /// into syntax trees; everything else is only lexed.
+    /// The first pass over the file: names bound to strings and to typed tables, enums of unit
+    /// variants, and whether it inserts. Every identifier is looked at, at any depth, with the
+    /// tokens after it on its level.
+    fn bindings(&mut self) {
+        let t = self.toks;
+        let n = t.tokens.len();
+        for i in 0..n {
+            let Some(word) = t.ident(i, n) else {
+                continue;
+            };
+            if (word == "let" || word == "const" || word == "static")
+                && let Some((name, value, value_end)) = bound_value(t, i + 1, n)
+            {
+                if let Some(string) = whole_string_value(t, value, value_end) {
+                    self.strings.insert(name, string);
+                }
+                if let Some(at) = t
+                    .siblings(value, value_end)
+                    .find(|&j| t.is_ident(j, value_end, "Table"))
+                    && let Some(design) = table_type_argument(t, t.next(at), value_end)
+                {
+                    self.tables.insert(name, design);
+                }
+            } else if word == "enum"
+                && let (Some(name), Some((Delimiter::Brace, close))) =
+                    (t.ident(i + 1, n), t.group(i + 2, n))
+                && let Some(count) = unit_variants(t, i + 3, close)
+            {
+                self.scan.enums.push((name.to_owned(), count));
+            } else if word.starts_with("insert") || word == "add_entity" || word == "create_entity"
+            {
+                self.scan.inserts = true;
+            } else if t.is_punct(i + 1, n, b':')
+                && !path_sep(t, i + 1, n)
+                && let Some(at) = t
+                    .siblings(i + 2, n)
+                    .take(4)
+                    .find(|&j| t.is_ident(j, n, "Table"))
+                && let Some(design) = table_type_argument(t, t.next(at), n)
+            {
+                // A parameter or field typed `&Table<B, Employee>`.
+                self.tables.insert(word, design);
+            }
+        }
+    }
+
+    /// Walks the tokens `start..end` of a level: derived items are parsed as items, the
+    /// arguments of the filter APIs read as filters, groups walked into. Only the items that
+    /// derive `TableEntity` are parsed into syntax trees; everything else is only lexed.
     fn walk(
         &mut self,
-        tokens: &[TokenTree],
+        start: usize,
+        end: usize,
         delimiter: Option<Delimiter>,
         parent: Option<&Frame<'_>>,
     ) {
-        let mut i = 0;
+        let t = self.toks;
+        let mut i = start;
         let mut attributes_start: Option<usize> = None;
         let mut derives = false;
         let mut cfg_test = false;
-        while i < tokens.len() {
+        while i < end {
             // An attribute: `#` then `[...]`.
-            if let (TokenTree::Punct(p), Some(TokenTree::Group(g))) =
-                (&tokens[i], tokens.get(i + 1))
-                && p.as_char() == '#'
-                && g.delimiter() == Delimiter::Bracket
+            if t.is_punct(i, end, b'#')
+                && let Some((Delimiter::Bracket, close)) = t.group(i + 1, end)
             {
                 attributes_start.get_or_insert(i);
-                derives |= is_table_entity_derive(g.stream());
-                cfg_test |= is_cfg_test(g.stream());
-                i += 2;
+                derives |= is_table_entity_derive(t, i + 2, close);
+                cfg_test |= is_cfg_test(t, i + 2, close);
+                i = close + 1;
                 continue;
             }
-            if let Some(start) = attributes_start.take()
+            if let Some(first) = attributes_start.take()
                 && std::mem::take(&mut derives)
-                && let Some(end) = item_end(tokens, i)
+                && let Some(item_end) = item_end(t, i, end)
             {
-                let item: TokenStream = tokens[start..end].iter().cloned().collect();
-                if let Ok(input) = syn::parse2::<syn::DeriveInput>(item) {
-                    self.entity(input);
-                }
-                i = end;
+                self.derived_item(first, item_end);
+                i = item_end;
                 continue;
             }
             derives = false;
             let frame = Frame {
-                tokens,
+                start,
+                end,
                 at: i,
                 delimiter,
                 parent,
             };
             // A `#[cfg(test)]` item (usually `mod tests { … }`): walked as unit-test code.
             if std::mem::take(&mut cfg_test)
-                && let Some(end) = module_end(tokens, i)
+                && let Some(module_end) = module_end(t, i, end)
             {
                 self.in_unit_test += 1;
-                self.walk(&tokens[i..end], delimiter, parent);
+                self.walk(i, module_end, delimiter, parent);
                 self.in_unit_test -= 1;
-                i = end;
+                i = module_end;
                 continue;
             }
-            match &tokens[i] {
-                TokenTree::Ident(id) if id == "Query" && query_all_call(tokens, i) => {
-                    let at = (id.span().start().line, id.span().start().column);
-                    if !self.seen.contains(&at) {
-                        self.seen.push(at);
-                        let (tables, deletes, limited) = self.context(&frame);
-                        let span = id.span().join(tokens[i + 3].span()).unwrap_or(id.span());
-                        self.scan.filters.push(FilterSite {
-                            text: String::new(),
-                            span,
-                            templated: false,
-                            open_placeholders: false,
-                            all: true,
-                            tables,
-                            deletes,
-                            limited,
-                            unit_test: self.in_unit_test > 0,
-                        });
-                    }
+            let Some(token) = t.get(i, end) else {
+                // A group's closing token: the level is over.
+                break;
+            };
+            match token.kind {
+                Kind::Ident
+                    if t.is_ident(i, end, "Query")
+                        && query_all_call(t, i, end)
+                        && !self.seen.contains(&token.start) =>
+                {
+                    self.seen.push(token.start);
+                    let (tables, deletes, limited) = self.context(&frame);
+                    let all_end = t.tokens[i + 3].end;
+                    let (start, end) = self.lines.positions(token.start as usize, all_end as usize);
+                    self.scan.filters.push(FilterSite {
+                        text: String::new(),
+                        start,
+                        end,
+                        templated: false,
+                        open_placeholders: false,
+                        all: true,
+                        tables,
+                        deletes,
+                        limited,
+                        unit_test: self.in_unit_test > 0,
+                    });
                 }
-                TokenTree::Group(g) => {
-                    let inner: Vec<TokenTree> = g.stream().into_iter().collect();
-                    if filter_api_call(tokens, i)
-                        && let Some((lit, format)) = self.filter_argument(&inner)
+                Kind::Open {
+                    delimiter: inner,
+                    close,
+                } => {
+                    let close = close as usize;
+                    if filter_api_call(t, start, i)
+                        && let Some((lit, format)) = self.filter_argument(i + 1, close)
                     {
-                        self.filter_literal(&lit, format, &frame);
+                        self.filter_literal(lit, format, &frame);
                     }
-                    self.walk(&inner, Some(g.delimiter()), Some(&frame));
+                    self.walk(i + 1, close, Some(inner), Some(&frame));
+                    i = close + 1;
+                    continue;
                 }
                 _ => {}
             }
@@ -464,145 +723,142 @@ impl Visitor {
         }
     }
 
-    /// The string a filter API's first argument is: a literal, a `format!` of one, or a name
-    /// bound to either (`&f`, `f.as_str()`, `&*f`).
-    fn filter_argument(&self, args: &[TokenTree]) -> Option<(syn::LitStr, bool)> {
-        let end = args
-            .iter()
-            .position(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ','))
-            .unwrap_or(args.len());
-        let first = &args[..end];
-        if let Some(found) = string_value(first) {
+    /// The string a filter API's first argument (in the tokens `start..end` of its argument
+    /// list) is: a literal, a `format!` of one, or a name bound to either (`&f`, `f.as_str()`,
+    /// `&*f`). The literal's token, and whether it is a `format!`'s.
+    fn filter_argument(&self, start: usize, end: usize) -> Option<(usize, bool)> {
+        let t = self.toks;
+        let end = t
+            .siblings(start, end)
+            .find(|&j| t.is_punct(j, end, b','))
+            .unwrap_or(end);
+        if let Some(found) = string_value(t, start, end) {
             return Some(found);
         }
         // A name, alone or with conversions after it (`f`, `&f`, `f.as_str()`, `f.clone()`):
         // a name inside a bigger expression (a closure `|x| x.ok()`, a call) is not the filter.
-        let rest: Vec<&TokenTree> = first
-            .iter()
-            .skip_while(|t| matches!(t, TokenTree::Punct(p) if matches!(p.as_char(), '&' | '*')))
-            .collect();
-        let (TokenTree::Ident(name), conversions) = rest.split_first()? else {
-            return None;
-        };
-        if !only_conversions(conversions) {
+        let at = t.skip_refs(start, end);
+        let name = t.ident(at, end)?;
+        if !only_conversions(t, at + 1, end) {
             return None;
         }
-        self.strings.get(&name.to_string()).cloned()
+        self.strings.get(name).copied()
     }
 }
 
-/// Whether tokens are only argument-less method calls (`.as_str()`, `.to_owned()`): a value
-/// converted, not computed from.
-fn only_conversions(tokens: &[&TokenTree]) -> bool {
-    tokens.chunks(3).all(|c| {
-        matches!(c, [TokenTree::Punct(dot), TokenTree::Ident(_), TokenTree::Group(args)]
-            if dot.as_char() == '.' && args.stream().is_empty())
-    })
-}
-
-/// The string a bound value is as a whole: a literal or a `format!`, converted at most
-/// (`"…".to_owned()`); `"not ".repeat(9) + "x"` is computed from a literal and is not it.
-fn whole_string_value(tokens: &[TokenTree]) -> Option<(syn::LitStr, bool)> {
-    let rest: Vec<&TokenTree> = tokens
-        .iter()
-        .skip_while(|t| matches!(t, TokenTree::Punct(p) if matches!(p.as_char(), '&' | '*')))
-        .collect();
-    let after = match rest.as_slice() {
-        [TokenTree::Literal(_), after @ ..] => after,
-        [
-            TokenTree::Ident(_),
-            TokenTree::Punct(_),
-            TokenTree::Group(_),
-            after @ ..,
-        ] => after,
-        _ => return None,
-    };
-    if !only_conversions(after) {
-        return None;
-    }
-    string_value(tokens)
-}
-
-/// The literal a run of tokens is (after `&`, `*`): a string literal, or `format!("…", …)`
-/// (then `true`).
-fn string_value(tokens: &[TokenTree]) -> Option<(syn::LitStr, bool)> {
-    let rest: Vec<&TokenTree> = tokens
-        .iter()
-        .skip_while(|t| matches!(t, TokenTree::Punct(p) if matches!(p.as_char(), '&' | '*')))
-        .collect();
-    match rest.as_slice() {
-        [TokenTree::Literal(lit), ..] => as_lit_str(lit).map(|s| (s, false)),
-        [
-            TokenTree::Ident(name),
-            TokenTree::Punct(bang),
-            TokenTree::Group(args),
-            ..,
-        ] if bang.as_char() == '!' && is_format_macro(&name.to_string()) => {
-            match args.stream().into_iter().next() {
-                Some(TokenTree::Literal(lit)) => as_lit_str(&lit).map(|s| (s, true)),
-                _ => None,
-            }
+/// Whether the tokens `from..end` are only argument-less method calls (`.as_str()`,
+/// `.to_owned()`): a value converted, not computed from.
+fn only_conversions(t: Toks<'_>, from: usize, end: usize) -> bool {
+    let mut i = from;
+    while t.get(i, end).is_some() {
+        if !t.is_punct(i, end, b'.') || t.ident(i + 1, end).is_none() {
+            return false;
         }
-        _ => None,
+        match t.group(i + 2, end) {
+            Some((_, close)) if close == i + 3 => i = close + 1,
+            _ => return false,
+        }
     }
+    true
 }
 
-/// After `let`, `const` or `static`: the bound name and the tokens of its value (up to `;`).
-fn bound_value(tokens: &[TokenTree]) -> Option<(String, &[TokenTree])> {
-    let mut i = 0;
-    if matches!(tokens.first(), Some(TokenTree::Ident(m)) if m == "mut") {
-        i = 1;
-    }
-    let TokenTree::Ident(name) = tokens.get(i)? else {
+/// The string the bound value `start..end` is as a whole: a literal or a `format!`, converted
+/// at most (`"…".to_owned()`); `"not ".repeat(9) + "x"` is computed from a literal and is not
+/// it.
+fn whole_string_value(t: Toks<'_>, start: usize, end: usize) -> Option<(usize, bool)> {
+    let at = t.skip_refs(start, end);
+    let after = if t.is_literal(at, end) {
+        at + 1
+    } else if t.ident(at, end).is_some() && t.punct(at + 1, end).is_some() {
+        let (_, close) = t.group(at + 2, end)?;
+        close + 1
+    } else {
         return None;
     };
-    let eq = tokens[i..]
-        .iter()
-        .take_while(|t| !matches!(t, TokenTree::Punct(p) if p.as_char() == ';'))
-        .position(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == '=' && p.spacing() == proc_macro2::Spacing::Alone))?;
-    let value = &tokens[i + eq + 1..];
-    let end = value
-        .iter()
-        .position(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ';'))
-        .unwrap_or(value.len());
-    Some((name.to_string(), &value[..end]))
-}
-
-/// The struct name in `Table<B, Employee>` or `Table::<_, Employee>` (tokens after `Table`).
-fn table_type_argument(tokens: &[TokenTree]) -> Option<String> {
-    let mut i = 0;
-    if path_sep(tokens, 0) {
-        i = 2;
-    }
-    if !matches!(tokens.get(i), Some(TokenTree::Punct(p)) if p.as_char() == '<') {
+    if !only_conversions(t, after, end) {
         return None;
     }
-    let close = tokens[i..]
-        .iter()
-        .position(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == '>'))?;
-    match tokens.get(i + close - 1) {
-        Some(TokenTree::Ident(name)) if close >= 2 => Some(name.to_string()),
-        _ => None,
-    }
+    string_value(t, start, end)
 }
 
-/// The number of variants of an enum body when every one is a unit variant.
-fn unit_variants(body: TokenStream) -> Option<usize> {
-    let tokens: Vec<TokenTree> = body.into_iter().collect();
+/// The literal the tokens `start..end` are (after `&`, `*`): a string literal, or
+/// `format!("…", …)` (then `true`). The literal's token.
+fn string_value(t: Toks<'_>, start: usize, end: usize) -> Option<(usize, bool)> {
+    let at = t.skip_refs(start, end);
+    if t.is_literal(at, end) {
+        return t.string(at, end).map(|_| (at, false));
+    }
+    if let Some(name) = t.ident(at, end)
+        && t.is_punct(at + 1, end, b'!')
+        && let Some((_, close)) = t.group(at + 2, end)
+        && is_format_macro(name)
+    {
+        return t.string(at + 3, close).map(|_| (at + 3, true));
+    }
+    None
+}
+
+/// After `let`, `const` or `static` (the tokens from `start`, up to `end` or the end of the
+/// group): the bound name and the range of its value (up to `;`).
+fn bound_value<'s>(t: Toks<'s>, start: usize, end: usize) -> Option<(&'s str, usize, usize)> {
+    let mut i = start;
+    if t.is_ident(i, end, "mut") {
+        i += 1;
+    }
+    let name = t.ident(i, end)?;
+    let eq = t
+        .siblings(i, end)
+        .take_while(|&j| !t.is_punct(j, end, b';'))
+        .find(|&j| t.punct(j, end) == Some((b'=', false)))?;
+    let value = eq + 1;
+    let value_end = t
+        .siblings(value, end)
+        .find(|&j| t.is_punct(j, end, b';'))
+        .unwrap_or_else(|| t.siblings(value, end).last().map_or(value, |j| t.next(j)));
+    Some((name, value, value_end))
+}
+
+/// The struct name in `Table<B, Employee>` or `Table::<_, Employee>` (the tokens after
+/// `Table`, from `start`, up to `end` or the end of the group).
+fn table_type_argument<'s>(t: Toks<'s>, start: usize, end: usize) -> Option<&'s str> {
+    let mut i = start;
+    if path_sep(t, start, end) {
+        i += 2;
+    }
+    if !t.is_punct(i, end, b'<') {
+        return None;
+    }
+    let close = t.siblings(i, end).find(|&j| t.is_punct(j, end, b'>'))?;
+    t.ident(t.prev(close, i)?, end)
+}
+
+/// The number of variants of an enum body (the tokens `start..end`) when every one is a unit
+/// variant.
+fn unit_variants(t: Toks<'_>, start: usize, end: usize) -> Option<usize> {
     let mut count = 0;
-    for variant in tokens.split(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ',')) {
+    let mut variant = start;
+    loop {
+        let variant_end = t
+            .siblings(variant, end)
+            .find(|&j| t.is_punct(j, end, b','))
+            .unwrap_or(end);
         // Attributes (`#[…]`) and a discriminant (`= 3`) are allowed; fields are not.
         let mut names = 0;
-        let mut j = 0;
-        while j < variant.len() {
-            match &variant[j] {
-                TokenTree::Punct(p) if p.as_char() == '#' => j += 2,
-                TokenTree::Punct(p) if p.as_char() == '=' => break,
-                TokenTree::Ident(_) => {
+        let mut j = variant;
+        while let Some(token) = t.get(j, variant_end) {
+            match token.kind {
+                Kind::Punct { ch: b'#', .. } => {
+                    j = t.next(j);
+                    if j < variant_end {
+                        j = t.next(j);
+                    }
+                }
+                Kind::Punct { ch: b'=', .. } => break,
+                Kind::Ident | Kind::DocIdent => {
                     names += 1;
                     j += 1;
                 }
-                TokenTree::Group(_) => return None,
+                Kind::Open { .. } => return None,
                 _ => j += 1,
             }
         }
@@ -611,181 +867,185 @@ fn unit_variants(body: TokenStream) -> Option<usize> {
             1 => count += 1,
             _ => return None,
         }
+        if variant_end >= end {
+            break;
+        }
+        variant = variant_end + 1;
     }
     (count > 0).then_some(count)
 }
 
-/// Where the statement holding `at` starts and ends (exclusive) in a token list: between the
-/// `;` before it and the `;` after it (kept out), or the list's ends. A block (`for … { }`,
-/// `if … { }`) followed by a word other than `else` ends a statement too.
-fn statement_bounds(tokens: &[TokenTree], at: usize) -> (usize, usize) {
-    let ends_after = |j: usize| match &tokens[j] {
-        TokenTree::Punct(p) => p.as_char() == ';',
-        TokenTree::Group(g) => {
-            g.delimiter() == Delimiter::Brace
-                && matches!(tokens.get(j + 1), Some(TokenTree::Ident(next)) if next != "else" && next != "as")
+/// Where the statement holding `at` starts and ends (exclusive) in the tokens `start..end` of
+/// a level: between the `;` before it and the `;` after it (kept out), or the level's ends. A
+/// block (`for … { }`, `if … { }`) followed by a word other than `else` ends a statement too.
+fn statement_bounds(t: Toks<'_>, start: usize, end: usize, at: usize) -> (usize, usize) {
+    let ends_after = |j: usize| {
+        if t.is_punct(j, end, b';') {
+            return true;
         }
-        _ => false,
+        matches!(t.group(j, end), Some((Delimiter::Brace, close))
+            if matches!(t.ident(close + 1, end), Some(next) if next != "else" && next != "as"))
     };
-    let at = at.min(tokens.len());
-    let start = (0..at).rev().find(|&j| ends_after(j)).map_or(0, |j| j + 1);
-    let end = (at..tokens.len())
+    let at = at.min(end);
+    let mut from = start;
+    let mut j = at;
+    while let Some(p) = t.prev(j, start) {
+        if ends_after(p) {
+            from = t.next(p);
+            break;
+        }
+        j = p;
+    }
+    let to = t
+        .siblings(at, end)
         .find(|&j| ends_after(j))
-        .map_or(tokens.len(), |j| {
-            if matches!(tokens[j], TokenTree::Punct(_)) {
+        .map_or(end, |j| {
+            if t.punct(j, end).is_some() {
                 j
             } else {
-                j + 1
+                t.next(j)
             }
         });
-    (start, end)
+    (from, to)
 }
 
-/// The name a `let NAME = …` statement binds.
-fn let_binding(statement: &[TokenTree]) -> Option<String> {
-    match statement {
-        [
-            TokenTree::Ident(l),
-            TokenTree::Ident(m),
-            TokenTree::Ident(name),
-            ..,
-        ] if l == "let" && m == "mut" => Some(name.to_string()),
-        [TokenTree::Ident(l), TokenTree::Ident(name), ..] if l == "let" => Some(name.to_string()),
-        _ => None,
+/// The name a `let NAME = …` statement (the tokens `start..end`) binds.
+fn let_binding<'s>(t: Toks<'s>, start: usize, end: usize) -> Option<&'s str> {
+    if !t.is_ident(start, end, "let") {
+        return None;
+    }
+    let second = t.ident(start + 1, end)?;
+    match t.ident(start + 2, end) {
+        Some(name) if second == "mut" => Some(name),
+        _ => Some(second),
     }
 }
 
-/// Whether the identifier appears in the tokens, at any depth.
-fn mentions(tokens: &[TokenTree], name: &str) -> bool {
-    tokens.iter().any(|t| match t {
-        TokenTree::Ident(id) => id == name,
-        TokenTree::Group(g) => mentions(&g.stream().into_iter().collect::<Vec<_>>(), name),
-        _ => false,
+/// Whether the identifier appears in the tokens `start..end`, at any depth.
+fn mentions(t: Toks<'_>, start: usize, end: usize, name: &str) -> bool {
+    t.tokens[start.min(end)..end.min(t.tokens.len())]
+        .iter()
+        .any(|k| matches!(k.kind, Kind::Ident | Kind::DocIdent) && k.text(t.src) == name)
+}
+
+/// Whether the tokens `start..end` limit a query to its first rows: `.top(n)`, or
+/// `.top = Some(n)`, at any depth.
+fn mentions_top(t: Toks<'_>, start: usize, end: usize) -> bool {
+    (start..end.min(t.tokens.len())).any(|i| {
+        t.is_ident(i, end, "top")
+            && i > start
+            && t.is_punct(i - 1, end, b'.')
+            && (matches!(t.group(i + 1, end), Some((Delimiter::Parenthesis, _)))
+                || t.punct(i + 1, end) == Some((b'=', false)))
     })
 }
 
-/// Whether the tokens limit a query to its first rows: `.top(n)`, or `.top = Some(n)`.
-fn mentions_top(tokens: &[TokenTree]) -> bool {
-    tokens.iter().enumerate().any(|(i, t)| match t {
-        TokenTree::Ident(id) if id == "top" => {
-            let after_dot =
-                i > 0 && matches!(&tokens[i - 1], TokenTree::Punct(p) if p.as_char() == '.');
-            let used = match tokens.get(i + 1) {
-                Some(TokenTree::Group(g)) => g.delimiter() == Delimiter::Parenthesis,
-                Some(TokenTree::Punct(p)) => {
-                    p.as_char() == '=' && p.spacing() == proc_macro2::Spacing::Alone
-                }
-                _ => false,
-            };
-            after_dot && used
-        }
-        TokenTree::Group(g) => mentions_top(&g.stream().into_iter().collect::<Vec<_>>()),
-        _ => false,
-    })
-}
-
-/// Whether the tokens call something that deletes entities (`delete…`, `DeleteEntity`).
-fn mentions_delete(tokens: &[TokenTree]) -> bool {
-    tokens.iter().any(|t| match t {
-        TokenTree::Ident(id) => {
-            let word = id.to_string().to_ascii_lowercase();
-            word.starts_with("delete") && word != "deleted"
-        }
-        TokenTree::Group(g) => mentions_delete(&g.stream().into_iter().collect::<Vec<_>>()),
-        _ => false,
-    })
-}
-
-/// Whether tokens `at` and `at + 1` are `::`.
-fn path_sep(tokens: &[TokenTree], at: usize) -> bool {
-    matches!(
-        (tokens.get(at), tokens.get(at + 1)),
-        (Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b))) if a.as_char() == ':' && b.as_char() == ':'
-    )
-}
-
-/// Whether `Query::all()` starts at `i`.
-fn query_all_call(tokens: &[TokenTree], i: usize) -> bool {
-    path_sep(tokens, i + 1)
-        && matches!(tokens.get(i + 3), Some(TokenTree::Ident(m)) if m == "all")
-        && matches!(tokens.get(i + 4), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis && g.stream().is_empty())
-}
-
-/// Whether `#[...]`'s contents are `cfg(test)`.
-fn is_cfg_test(stream: TokenStream) -> bool {
-    let tokens: Vec<TokenTree> = stream.into_iter().collect();
-    matches!(
-        tokens.as_slice(),
-        [TokenTree::Ident(cfg), TokenTree::Group(args)]
-            if cfg == "cfg" && args.stream().to_string().trim() == "test"
-    )
-}
-
-/// Where the `mod NAME { … }` item starting at `from` ends (just after its braces).
-fn module_end(tokens: &[TokenTree], from: usize) -> Option<usize> {
-    let mut seen_mod = false;
-    for (j, t) in tokens.iter().enumerate().skip(from) {
-        match t {
-            TokenTree::Ident(i) if i == "mod" => seen_mod = true,
-            TokenTree::Group(g) if seen_mod && g.delimiter() == Delimiter::Brace => {
-                return Some(j + 1);
+/// Whether the tokens `start..end` call something that deletes entities (`delete…`,
+/// `DeleteEntity`), at any depth.
+fn mentions_delete(t: Toks<'_>, start: usize, end: usize) -> bool {
+    t.tokens[start.min(end)..end.min(t.tokens.len())]
+        .iter()
+        .any(|k| {
+            matches!(k.kind, Kind::Ident | Kind::DocIdent) && {
+                let word = k.text(t.src).as_bytes();
+                word.len() >= 6
+                    && word[..6].eq_ignore_ascii_case(b"delete")
+                    && !word.eq_ignore_ascii_case(b"deleted")
             }
-            TokenTree::Punct(p) if p.as_char() == ';' => return None,
+        })
+}
+
+/// Whether tokens `at` and `at + 1` (before `end`) are `::`.
+fn path_sep(t: Toks<'_>, at: usize, end: usize) -> bool {
+    t.is_punct(at, end, b':') && t.is_punct(at + 1, end, b':')
+}
+
+/// Whether `Query::all()` starts at `i` (before `end`).
+fn query_all_call(t: Toks<'_>, i: usize, end: usize) -> bool {
+    path_sep(t, i + 1, end)
+        && t.is_ident(i + 3, end, "all")
+        && matches!(t.group(i + 4, end), Some((Delimiter::Parenthesis, close)) if close == i + 5)
+}
+
+/// Whether an attribute's contents (the tokens `start..end` inside `#[…]`) are `cfg(test)`.
+fn is_cfg_test(t: Toks<'_>, start: usize, end: usize) -> bool {
+    t.is_ident(start, end, "cfg")
+        && matches!(t.group(start + 1, end), Some((_, close))
+            if t.get(close + 1, end).is_none() && close == start + 3 && t.is_ident(start + 2, close, "test"))
+}
+
+/// Where the `mod NAME { … }` item starting at `from` ends (just after its braces), in the
+/// tokens up to `end`.
+fn module_end(t: Toks<'_>, from: usize, end: usize) -> Option<usize> {
+    let mut seen_mod = false;
+    for j in t.siblings(from, end) {
+        if t.is_ident(j, end, "mod") {
+            seen_mod = true;
+        } else if let Some((delimiter, close)) = t.group(j, end) {
+            if seen_mod && delimiter == Delimiter::Brace {
+                return Some(close + 1);
+            }
             // Anything but a visibility's `(crate)` before `mod`: not a module.
-            TokenTree::Group(g) if !seen_mod && g.delimiter() != Delimiter::Parenthesis => {
+            if !seen_mod && delimiter != Delimiter::Parenthesis {
                 return None;
             }
-            _ => {}
+        } else if t.is_punct(j, end, b';') {
+            return None;
         }
     }
     None
 }
 
-/// Whether `#[...]`'s contents are `derive(..., TableEntity, ...)`.
-fn is_table_entity_derive(stream: TokenStream) -> bool {
-    let mut tokens = stream.into_iter();
-    matches!(tokens.next(), Some(TokenTree::Ident(i)) if i == "derive")
-        && matches!(tokens.next(), Some(TokenTree::Group(g)) if g.stream().into_iter().any(|t| matches!(t, TokenTree::Ident(i) if i == "TableEntity")))
+/// Whether an attribute's contents (the tokens `start..end` inside `#[…]`) are
+/// `derive(..., TableEntity, ...)`.
+fn is_table_entity_derive(t: Toks<'_>, start: usize, end: usize) -> bool {
+    t.is_ident(start, end, "derive")
+        && matches!(t.group(start + 1, end), Some((_, close))
+            if t.siblings(start + 2, close).any(|j| t.is_ident(j, close, "TableEntity")))
 }
 
-/// The end (exclusive) of the item starting at `from`: after its `{...}` body, or its `;`.
-fn item_end(tokens: &[TokenTree], from: usize) -> Option<usize> {
+/// The end (exclusive) of the item starting at `from`, in the tokens up to `end`: after its
+/// `{...}` body, or its `;`.
+fn item_end(t: Toks<'_>, from: usize, end: usize) -> Option<usize> {
     let mut seen_keyword = false;
-    for (j, t) in tokens.iter().enumerate().skip(from) {
-        match t {
-            TokenTree::Ident(i) if i == "struct" || i == "enum" || i == "union" => {
-                seen_keyword = true
-            }
-            TokenTree::Group(g) if seen_keyword && g.delimiter() == Delimiter::Brace => {
-                return Some(j + 1);
-            }
-            TokenTree::Punct(p) if seen_keyword && p.as_char() == ';' => return Some(j + 1),
-            _ => {}
+    for j in t.siblings(from, end) {
+        if matches!(t.ident(j, end), Some("struct" | "enum" | "union")) {
+            seen_keyword = true;
+        } else if seen_keyword && let Some((Delimiter::Brace, close)) = t.group(j, end) {
+            return Some(close + 1);
+        } else if seen_keyword && t.is_punct(j, end, b';') {
+            return Some(j + 1);
         }
     }
     None
 }
 
-/// Whether the group at `i` is the argument list of a filter API: `Query::filter`,
-/// `Filter::parse`, or a `.filter(…)` method (the query builders of the Azure SDKs); an
-/// iterator's `.filter` takes a closure, which [`Visitor::filter_argument`] never reads as a
-/// string.
-fn filter_api_call(tokens: &[TokenTree], i: usize) -> bool {
-    if i < 2 {
+/// Whether the group at `i` (on the level starting at `start`) is the argument list of a
+/// filter API: `Query::filter`, `Filter::parse`, or a `.filter(…)` method (the query builders
+/// of the Azure SDKs); an iterator's `.filter` takes a closure, which
+/// [`Visitor::filter_argument`] never reads as a string.
+fn filter_api_call(t: Toks<'_>, start: usize, i: usize) -> bool {
+    let n = t.tokens.len();
+    let Some(before) = t.prev(i, start) else {
         return false;
-    }
-    let name = |t: &TokenTree| match t {
-        TokenTree::Ident(id) => Some(id.to_string()),
-        _ => None,
     };
-    let method = name(&tokens[i - 1]);
-    if matches!(&tokens[i - 2], TokenTree::Punct(p) if p.as_char() == '.') {
-        return matches!(method.as_deref(), Some("filter"));
+    let Some(two_before) = t.prev(before, start) else {
+        return false;
+    };
+    let method = t.ident(before, n);
+    if t.is_punct(two_before, n, b'.') {
+        return method == Some("filter");
     }
-    i >= 4
-        && path_sep(tokens, i - 3)
+    let Some(three_before) = t.prev(two_before, start) else {
+        return false;
+    };
+    let Some(four_before) = t.prev(three_before, start) else {
+        return false;
+    };
+    t.is_punct(three_before, n, b':')
+        && t.is_punct(two_before, n, b':')
         && matches!(
-            (name(&tokens[i - 4]).as_deref(), method.as_deref()),
+            (t.ident(four_before, n), method),
             (Some("Query"), Some("filter")) | (Some("Filter"), Some("parse"))
         )
 }
@@ -795,13 +1055,135 @@ fn is_format_macro(name: &str) -> bool {
     matches!(name, "format" | "format_args")
 }
 
-/// A string literal token as a `LitStr` (`None` for other literals).
-fn as_lit_str(lit: &proc_macro2::Literal) -> Option<syn::LitStr> {
-    let text = lit.to_string();
-    if !(text.starts_with('"') || text.starts_with("r\"") || text.starts_with("r#")) {
+/// The value of a string literal as `syn::LitStr::value` gives it, from the literal's text
+/// (with its suffix, if any): `None` for a literal that is not a string (`b"…"`, `'c'`, a
+/// number) or that syn would not read. A doc comment's text is its own value (proc-macro2
+/// makes an escaped string literal of it, which syn reads back to the text).
+fn lit_str_value(kind: LitKind, text: &str) -> Option<Cow<'_, str>> {
+    match kind {
+        LitKind::Str => cooked_str_value(text),
+        LitKind::RawStr => raw_str_value(text),
+        LitKind::Doc => Some(Cow::Borrowed(text)),
+        _ => None,
+    }
+}
+
+/// syn's reading of a `"…"` literal (`parse_lit_str_cooked`): escapes replaced, a `\r\n` read
+/// as `\n`, a `\` at the end of a line skipping the whitespace after it.
+fn cooked_str_value(repr: &str) -> Option<Cow<'_, str>> {
+    let body = repr.strip_prefix('"')?;
+    let special = memchr::memchr3(b'"', b'\\', b'\r', body.as_bytes())?;
+    if body.as_bytes()[special] == b'"' {
+        return Some(Cow::Borrowed(&body[..special]));
+    }
+    let byte = |s: &str, i: usize| s.as_bytes().get(i).copied().unwrap_or(0);
+    let mut s = body;
+    let mut content = String::with_capacity(s.len());
+    'outer: loop {
+        let ch = match byte(s, 0) {
+            b'"' => break,
+            b'\\' => {
+                let b = byte(s, 1);
+                s = s.get(2..)?;
+                match b {
+                    b'x' => {
+                        let value = hex_value(byte(s, 0))? * 0x10 + hex_value(byte(s, 1))?;
+                        s = s.get(2..)?;
+                        if value > 0x7F {
+                            return None;
+                        }
+                        char::from(value)
+                    }
+                    b'u' => {
+                        let (ch, rest) = backslash_u(s)?;
+                        s = rest;
+                        ch
+                    }
+                    b'n' => '\n',
+                    b'r' => '\r',
+                    b't' => '\t',
+                    b'\\' => '\\',
+                    b'0' => '\0',
+                    b'\'' => '\'',
+                    b'"' => '"',
+                    b'\r' | b'\n' => loop {
+                        match byte(s, 0) {
+                            b' ' | b'\t' | b'\n' | b'\r' => s = &s[1..],
+                            _ => continue 'outer,
+                        }
+                    },
+                    _ => return None,
+                }
+            }
+            b'\r' => {
+                if byte(s, 1) != b'\n' {
+                    return None;
+                }
+                s = &s[2..];
+                '\n'
+            }
+            _ => {
+                let ch = s.chars().next()?;
+                s = &s[ch.len_utf8()..];
+                ch
+            }
+        };
+        content.push(ch);
+    }
+    Some(Cow::Owned(content))
+}
+
+/// syn's reading of `\u{…}` (after the `\u`): the character and the text after the escape.
+fn backslash_u(s: &str) -> Option<(char, &str)> {
+    let mut s = s.strip_prefix('{')?;
+    let mut ch = 0u32;
+    let mut digits = 0;
+    loop {
+        let b = s.as_bytes().first().copied().unwrap_or(0);
+        let digit = match b {
+            b'_' if digits > 0 => {
+                s = &s[1..];
+                continue;
+            }
+            b'}' if digits > 0 => break,
+            b => hex_value(b)?,
+        };
+        if digits == 6 {
+            return None;
+        }
+        ch = ch * 0x10 + u32::from(digit);
+        digits += 1;
+        s = &s[1..];
+    }
+    Some((char::from_u32(ch)?, s.get(1..)?))
+}
+
+/// A hex digit's value.
+fn hex_value(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// syn's reading of a raw string literal (`parse_lit_str_raw`): the text between the quotes.
+fn raw_str_value(repr: &str) -> Option<Cow<'_, str>> {
+    let s = repr.strip_prefix('r')?;
+    let pounds = s.bytes().take_while(|&b| b == b'#').count();
+    if s.as_bytes().get(pounds) != Some(&b'"') {
         return None;
     }
-    syn::parse2::<syn::LitStr>(TokenTree::Literal(lit.clone()).into()).ok()
+    let close = s.rfind('"')?;
+    if !s
+        .get(close + 1..close + 1 + pounds)?
+        .bytes()
+        .all(|b| b == b'#')
+    {
+        return None;
+    }
+    s.get(pounds + 1..close).map(Cow::Borrowed)
 }
 
 /// The span of a struct for findings about it as a whole.
@@ -822,7 +1204,6 @@ pub fn error_span(error: &darling::Error, site: &EntitySite) -> Span {
 pub fn node_span(node: &impl Spanned) -> Span {
     node.span()
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -926,5 +1307,448 @@ mod tests {
             scan("enum Status { Open, #[default] Closed, Gone = 3 } enum Shape { Dot(u8) }")
                 .unwrap();
         assert_eq!(found.enums, [("Status".to_owned(), 3)]);
+    }
+
+    use crate::diagnostic::Diagnostic;
+
+    /// A span's positions, as findings show them.
+    fn at(span: Span) -> String {
+        let (start, end) = Diagnostic::span_positions(span);
+        format!(
+            "{}:{}-{}:{}",
+            start.line, start.column, end.line, end.column
+        )
+    }
+
+    /// A design's every field, without proc-macro2's span offsets (which differ between a file
+    /// lexed whole and an item lexed alone), and where its spans are in the file.
+    fn design_summary(d: &Design) -> String {
+        let mut debug = format!("{d:?}");
+        while let Some(from) = debug.find("bytes(") {
+            let to = debug[from..]
+                .find(')')
+                .map_or(debug.len(), |n| from + n + 1);
+            debug.replace_range(from..to, "_");
+        }
+        let mut spans = vec![
+            at(d.ident.span()),
+            at(d.table_span),
+            at(d.partition_key.span),
+            at(d.row_key.span),
+            at(d.span),
+        ];
+        spans.extend(
+            d.fields
+                .iter()
+                .map(|f| at(f.ident.span()) + &at(f.property_span)),
+        );
+        spans.extend(d.indexes.iter().map(|i| at(i.name_span)));
+        spans.extend(d.allows.iter().map(|a| at(a.span)));
+        spans.extend(d.entity_type.iter().map(|e| at(e.span)));
+        format!("{debug}\n{spans:?}")
+    }
+
+    fn errors_summary(e: &darling::Error, ident: &syn::Ident) -> Vec<String> {
+        e.clone()
+            .flatten()
+            .into_iter()
+            .map(|e| {
+                let span = if e.has_span() { e.span() } else { ident.span() };
+                format!("{e} @ {}", at(span))
+            })
+            .collect()
+    }
+
+    fn problems_summary(problems: &[Problem], ident: &syn::Ident) -> Vec<String> {
+        problems
+            .iter()
+            .map(|p| {
+                let span = if p.error.has_span() {
+                    p.error.span()
+                } else {
+                    ident.span()
+                };
+                format!("{:?} {} @ {}", p.kind, p.error, at(span))
+            })
+            .collect()
+    }
+
+    /// What the new scanner finds in a text, as text.
+    fn ours(text: &str) -> String {
+        let found = match scan(text) {
+            Err(e) => return format!("error {e} at {:?}-{:?}", e.start, e.end),
+            Ok(found) => found,
+        };
+        let mut out = Vec::new();
+        for e in &found.entities {
+            out.push(format!(
+                "entity {} at {} table {:?} unit {} problems {:?}",
+                e.ident,
+                at(e.ident.span()),
+                e.table,
+                e.unit_test,
+                problems_summary(&e.problems, &e.ident)
+            ));
+            out.push(match &e.design {
+                Ok(d) => design_summary(d),
+                Err(err) => format!("{:?}", errors_summary(err, &e.ident)),
+            });
+        }
+        for f in &found.filters {
+            out.push(format!(
+                "filter {:?} at {}:{}-{}:{} templated {} open {} all {} tables {:?} deletes {} limited {} unit {}",
+                f.text,
+                f.start.line,
+                f.start.column,
+                f.end.line,
+                f.end.column,
+                f.templated,
+                f.open_placeholders,
+                f.all,
+                f.tables,
+                f.deletes,
+                f.limited,
+                f.unit_test
+            ));
+        }
+        out.push(format!("enums {:?} inserts {}", found.enums, found.inserts));
+        out.join("\n")
+    }
+
+    /// What the scanner of before (proc-macro2's token trees) finds in a text, as text.
+    fn theirs(text: &str) -> String {
+        let found = match reference::scan(text) {
+            Err(e) => {
+                let (start, end) = Diagnostic::span_positions(e.span());
+                return format!("error {e} at {start:?}-{end:?}");
+            }
+            Ok(found) => found,
+        };
+        let mut out = Vec::new();
+        for e in &found.entities {
+            out.push(format!(
+                "entity {} at {} table {:?} unit {} problems {:?}",
+                e.ident,
+                at(e.ident.span()),
+                e.table,
+                e.unit_test,
+                problems_summary(&e.problems, &e.ident)
+            ));
+            out.push(match &e.design {
+                Ok(d) => design_summary(d),
+                Err(err) => format!("{:?}", errors_summary(err, &e.ident)),
+            });
+        }
+        for f in &found.filters {
+            let (start, end) = Diagnostic::span_positions(f.span);
+            out.push(format!(
+                "filter {:?} at {}:{}-{}:{} templated {} open {} all {} tables {:?} deletes {} limited {} unit {}",
+                f.text,
+                start.line,
+                start.column,
+                end.line,
+                end.column,
+                f.templated,
+                f.open_placeholders,
+                f.all,
+                f.tables,
+                f.deletes,
+                f.limited,
+                f.unit_test
+            ));
+        }
+        out.push(format!("enums {:?} inserts {}", found.enums, found.inserts));
+        out.join("\n")
+    }
+
+    /// Both scanners find the same in `text`.
+    fn same_as_before(text: &str) {
+        let (ours, theirs) = (ours(text), theirs(text));
+        proc_macro2::extra::invalidate_current_thread_spans();
+        if ours != theirs {
+            let line = ours
+                .lines()
+                .zip(theirs.lines())
+                .find(|(a, b)| a != b)
+                .map_or_else(|| ("(one is longer)", ""), |(a, b)| (a, b));
+            panic!(
+                "the scanners disagree on:\n{text}\n--- ours:\n{}\n--- theirs:\n{}",
+                line.0, line.1
+            );
+        }
+    }
+
+    #[test]
+    fn every_sample_file_is_scanned_as_before() {
+        for (path, text) in lex::tests::sample_files() {
+            let caught = std::panic::catch_unwind(|| same_as_before(&text));
+            assert!(caught.is_ok(), "{}", path.display());
+        }
+    }
+
+    #[test]
+    fn tricky_inputs_are_scanned_as_before() {
+        for text in lex::tests::TRICKY {
+            same_as_before(text);
+        }
+        let cases = [
+            "/// Orders\n#[derive(TableEntity)]\n#[table(name = \"Orders\", partition_key = \"{c}\", row_key = \"{o}\")]\nstruct O { c: String, o: u32 }",
+            "fn f() {} #[derive(TableEntity)] /** doc */ #[table(name = \"T\", partition_key = \"x\", row_key = \"{a}\")] struct A { a: u8 }",
+            "é; #[derive(Debug, table_runtime::TableEntity)]\n    #[table(name = \"Ünï\", partition_key = \"{a}\", row_key = \"{b}\")] pub struct B { a: String, b: String }",
+            "#[cfg(test)] /// doc\nmod tests { fn t() { let q = Query::filter(\"RowKey eq 'a'\"); } }",
+            "#[cfg(test)] #[derive(TableEntity)] #[table(name = \"T\", partition_key = \"x\", row_key = \"{a}\")] struct A { a: u8 } mod m { fn f() { Query::all(); } }",
+            "fn f(doc: &Table<B, Doc>) { /// Readings\n let x = Query::filter(\"A eq 1\"); doc.delete(); }",
+            "fn f() { let (a, b) = (1, 2); let mut (x) = Query::filter(\"A eq 1\"); x.top(3); }",
+            "fn f() { let TABLE: Table<B, E> = t(); let q = (::TABLE, Query::all()); }",
+            "fn f() { let x =-1; let y ='a'; let z = \"A eq 1\"; Filter::parse(&*z); Query::filter(z.as_str().trim()) }",
+            "fn f() { let s = \"A eq 1\" /* c */ ; Query::filter(s.to_owned(/*ERROR*/)) }",
+            "fn f() { let s = format!(\"A eq '{}' and {x}\", 1); Query::filter(&s) }",
+            "fn f() { client.query().filter(r#\"B eq \"x\"\"#).filter(\"C eq 'a\\\n   b'\") }",
+            "fn f() { Query::filter(\"PartitionKey eq 'caf\\u{e9}' and X eq '\\x41'\"suffix) }",
+            "enum E { A, /// doc\n B, #[x] C = 3, } enum F { //! inner\n A } enum G {} enum H { A B }",
+            "fn f() { for x in Table::<_, Employee>::all() { } Query::filter(\"A eq 1\") }",
+            "fn f() { if x { } else { } let q = Query::filter(\"A eq 1\"); q.top = Some(3); }",
+            "é ü 😀 fn f() { let q = Query::filter(\"PartitionKey eq 'ü'\"); }",
+        ];
+        for text in cases {
+            same_as_before(text);
+        }
+    }
+
+    #[test]
+    fn columns_count_characters_before_a_filter() {
+        let text = "fn f() { let é = \"ünï\"; Query::filter(\"PartitionKey eq 'ü'\"); }";
+        let found = filters(text);
+        assert_eq!(found.len(), 1);
+        let quote = text.find("\"PartitionKey").unwrap();
+        let column = text[..quote].chars().count() + 1;
+        assert_eq!(found[0].start, Position { line: 1, column });
+        let end = column + "\"PartitionKey eq 'ü'\"".chars().count();
+        assert_eq!(
+            found[0].end,
+            Position {
+                line: 1,
+                column: end
+            }
+        );
+        same_as_before(text);
+    }
+
+    #[test]
+    fn a_file_that_does_not_lex_is_an_error_where_proc_macro2_put_it() {
+        let Err(e) = scan("use x;\n\nstruct Order {\n    a: u8,\n") else {
+            panic!("an unclosed brace lexed");
+        };
+        assert_eq!(
+            e.start,
+            Position {
+                line: 3,
+                column: 14
+            }
+        );
+        assert_eq!(
+            e.end,
+            Position {
+                line: 3,
+                column: 15
+            }
+        );
+        assert_eq!(e.to_string(), "cannot parse string into token stream");
+        same_as_before("use x;\n\nstruct Order {\n    a: u8,\n");
+        same_as_before("fn f() { \"ü\" ] }");
+    }
+
+    /// Random programs of the words the scanner looks for, with balanced groups.
+    fn token_soup(rng: &mut lex::tests::Rng) -> String {
+        const WORDS: &[&str] = &[
+            "let",
+            "mut",
+            "const",
+            "static",
+            "enum",
+            "Status",
+            ";",
+            ",",
+            ":",
+            "::",
+            ".",
+            "=",
+            "==",
+            "&",
+            "*",
+            "!",
+            "#",
+            "Query",
+            "Filter",
+            "filter",
+            "parse",
+            "all",
+            "top",
+            "Table",
+            "TABLE",
+            "<",
+            ">",
+            "_",
+            "Employee",
+            "format",
+            "format_args",
+            "f",
+            "t",
+            "x",
+            "as_str",
+            "to_owned",
+            "delete",
+            "Deleted",
+            "insert_row",
+            "else",
+            "as",
+            "if",
+            "for",
+            "in",
+            "mod",
+            "tests",
+            "cfg",
+            "test",
+            "derive",
+            "TableEntity",
+            "struct",
+            "union",
+            "Some",
+            "3",
+            "'a",
+            "pub",
+            "crate",
+            "doc",
+            "fn",
+            "\"PartitionKey eq 'a'\"",
+            "\"Readings\"",
+            "\"{x} eq '{}'\"",
+            "r#\"Age gt 3\"#",
+            "\"é\"",
+            "/// doc\n",
+            "//! inner\n",
+            "/** Orders */",
+            "é",
+            "b\"x\"",
+        ];
+        const OPEN: &[(&str, &str)] = &[
+            ("(", ")"),
+            ("[", "]"),
+            ("{", "}"),
+            ("Query::filter(", ")"),
+            ("Query::filter(&", ")"),
+            ("Filter::parse(", ")"),
+            (".filter(", ")"),
+            ("format!(", ")"),
+            ("#[", "]"),
+            ("#[cfg(test)] mod tests {", "}"),
+            ("fn f() {", "}"),
+            ("enum E {", "}"),
+            ("let q = Query::filter(", ");"),
+        ];
+        const PHRASES: &[&str] = &[
+            "Query::all()",
+            ".top(3)",
+            ".top = Some(1);",
+            "::TABLE",
+            "Table<B, X>",
+            "Table::<_, Y>",
+            "let f = \"RowKey eq 'b'\";",
+            "let t: &Table<B, Z> = x;",
+            "q.delete();",
+            "x.as_str()",
+            "#[derive(TableEntity)]",
+        ];
+        let mut out = String::new();
+        let mut open: Vec<&str> = Vec::new();
+        for _ in 0..rng.below(60) {
+            match rng.below(12) {
+                0 => {
+                    let (o, c) = OPEN[rng.below(OPEN.len())];
+                    out.push_str(o);
+                    open.push(c);
+                }
+                1 | 2 if !open.is_empty() => out.push_str(open.pop().unwrap_or_default()),
+                3 => out.push_str(PHRASES[rng.below(PHRASES.len())]),
+                _ => out.push_str(WORDS[rng.below(WORDS.len())]),
+            }
+            out.push(if rng.below(4) == 0 { '\n' } else { ' ' });
+        }
+        while let Some(c) = open.pop() {
+            out.push_str(c);
+        }
+        out
+    }
+
+    /// Pieces of designs and queries, put together at random.
+    fn design_soup(rng: &mut lex::tests::Rng) -> String {
+        const PIECES: &[&str] = &[
+            "#[derive(TableEntity)]\n",
+            "#[derive(Debug, TableEntity)] ",
+            "/// An entity.\n",
+            "#[cfg(test)]\n",
+            "#[table(name = \"Orders\", partition_key = \"{customer}\", row_key = \"{id:010}\")]\n",
+            "#[table(name = \"Orders\", partition_key = \"orders\", row_key = \"{id}\")]\n",
+            "#[table(name = \"Bad\", partition_key = \"{nope}\")]\n",
+            "struct Order { customer: String, id: u32 }\n",
+            "pub struct Order { #[table(rename = \"Cust\")] customer: String, id: u64, total: Option<i64> }\n",
+            "enum Kind { A, B }\n",
+            "mod tests { fn t() { let q = Query::filter(\"PartitionKey eq 'x'\"); } }\n",
+            "fn f(t: &Table<B, Order>) { let q = Query::filter(\"RowKey ge '1'\")?.top(5); t.delete(&q); }\n",
+            "fn g() { let page = backend.query_page(Order::TABLE, &Query::all()); }\n",
+            "const F: &str = \"Timestamp lt datetime'2024-01-01T00:00:00Z'\";\nfn h() { Query::filter(F) }\n",
+            "fn é() { let ü = \"ß\"; Query::filter(&format!(\"PartitionKey eq '{ü}'\")) }\n",
+        ];
+        (0..rng.below(8))
+            .map(|_| PIECES[rng.below(PIECES.len())])
+            .collect()
+    }
+
+    #[test]
+    fn random_programs_are_scanned_as_before() {
+        let mut rng = lex::tests::Rng(0x2545_F491_4F6C_DD1D);
+        for _ in 0..3_000 {
+            same_as_before(&token_soup(&mut rng));
+        }
+        for _ in 0..500 {
+            same_as_before(&design_soup(&mut rng));
+        }
+    }
+
+    #[test]
+    fn mutated_sample_files_are_scanned_as_before() {
+        let mut rng = lex::tests::Rng(0x8BAD_F00D_DEAD_BEEF);
+        let pieces = [
+            ";",
+            "{",
+            "}",
+            "(",
+            ")",
+            "#[cfg(test)]",
+            "let x = ",
+            "Query::filter(",
+            "\"A eq 1\"",
+            "/// d\n",
+            ".top(1)",
+            "delete",
+            "Table<B, X>",
+            "é",
+            "::TABLE",
+            ",",
+            "=",
+        ];
+        for (_, text) in lex::tests::sample_files() {
+            let boundaries: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
+            for _ in 0..4 {
+                let mut mutated = text.clone();
+                for _ in 0..1 + rng.below(3) {
+                    let at = boundaries[rng.below(boundaries.len())].min(mutated.len());
+                    if mutated.is_char_boundary(at) {
+                        mutated.insert_str(at, pieces[rng.below(pieces.len())]);
+                    }
+                }
+                same_as_before(&mutated);
+            }
+        }
     }
 }
