@@ -176,7 +176,9 @@ impl Lexer<'_> {
         pos = self.shebang(pos);
         loop {
             pos = self.skip_whitespace(pos);
-            if let Some(doc) = self.doc_comment(pos) {
+            if self.byte(pos) == Some(b'/')
+                && let Some(doc) = self.doc_comment(pos)
+            {
                 self.push_doc(pos, doc);
                 pos = doc.end;
                 continue;
@@ -376,7 +378,7 @@ impl Lexer<'_> {
             (end, (s + 3, text_end), true)
         } else if self.starts_with(s, "/*!") {
             let end = self.block_comment(s)?;
-            (end, (s + 3, end - 2), true)
+            (end, (s + 3, (end - 2).max(s + 3)), true)
         } else if self.starts_with(s, "///") {
             if self.byte(s + 3) == Some(b'/') {
                 return None;
@@ -385,7 +387,7 @@ impl Lexer<'_> {
             (end, (s + 3, text_end), false)
         } else if self.starts_with(s, "/**") && self.byte(s + 3) != Some(b'*') {
             let end = self.block_comment(s)?;
-            (end, (s + 3, end - 2), false)
+            (end, (s + 3, (end - 2).max(s + 3)), false)
         } else {
             return None;
         };
@@ -425,6 +427,17 @@ impl Lexer<'_> {
 
     /// A literal, punctuation or identifier at `s`, and where it ends.
     fn leaf(&self, s: usize) -> Option<(Kind, usize)> {
+        let b = self.byte(s)?;
+        // A word: a literal only after the prefix `r`, `b` or `c`, never punctuation.
+        if b.is_ascii_alphabetic() || b == b'_' || !b.is_ascii() {
+            if matches!(b, b'r' | b'b' | b'c') {
+                if let Some((kind, end)) = self.literal(s) {
+                    return Some((Kind::Literal(kind), end));
+                }
+                return self.ident(s).map(|end| (Kind::Ident, end));
+            }
+            return self.ident_any(s).map(|end| (Kind::Ident, end));
+        }
         if let Some((kind, end)) = self.literal(s) {
             Some((Kind::Literal(kind), end))
         } else if let Some((ch, joint)) = self.punct(s) {
@@ -467,11 +480,17 @@ impl Lexer<'_> {
 
     /// An identifier (not raw) at `s`.
     fn ident_not_raw(&self, s: usize) -> Option<usize> {
-        let first = self.char_at(s)?;
-        if !is_ident_start(first) {
-            return None;
-        }
-        let mut end = s + first.len_utf8();
+        let mut end = match self.byte(s)? {
+            b if b.is_ascii_alphabetic() || b == b'_' => s + 1,
+            b if b.is_ascii() => return None,
+            _ => {
+                let first = self.char_at(s)?;
+                if !is_ident_start(first) {
+                    return None;
+                }
+                s + first.len_utf8()
+            }
+        };
         while let Some(&b) = self.bytes.get(end) {
             if b.is_ascii() {
                 if b.is_ascii_alphanumeric() || b == b'_' {
@@ -507,7 +526,31 @@ impl Lexer<'_> {
             return None;
         }
         let b = self.byte(s)?;
-        b"~!@#$%^&*-=+|;:,<.>/?'".contains(&b).then_some(b)
+        matches!(
+            b,
+            b'~' | b'!'
+                | b'@'
+                | b'#'
+                | b'$'
+                | b'%'
+                | b'^'
+                | b'&'
+                | b'*'
+                | b'-'
+                | b'='
+                | b'+'
+                | b'|'
+                | b';'
+                | b':'
+                | b','
+                | b'<'
+                | b'.'
+                | b'>'
+                | b'/'
+                | b'?'
+                | b'\''
+        )
+        .then_some(b)
     }
 
     fn punct(&self, s: usize) -> Option<(u8, bool)> {
