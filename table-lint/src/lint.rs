@@ -679,7 +679,8 @@ fn check_all(inputs: Vec<Input>, config: &Config) -> Vec<Checked> {
                 let outcome = check_file(file, config);
                 // Every span of the file has become a line and column in `outcome`; dropping
                 // the thread's span table frees the copy of the text proc-macro2 keeps for
-                // each file lexed (and keeps its 32-bit offsets from wrapping on huge trees).
+                // each derived item parsed (and keeps its 32-bit offsets from wrapping on huge
+                // trees).
                 proc_macro2::extra::invalidate_current_thread_spans();
                 outcome
             } else {
