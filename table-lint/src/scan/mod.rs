@@ -146,7 +146,7 @@ fn scan_with(text: &str, tokens: &mut Vec<Token>) -> Result<Scan, ScanError> {
         tables: FxHashMap::default(),
     };
     visitor.bindings();
-    visitor.walk(0, tokens.len(), None, None);
+    visitor.walk();
     Ok(visitor.scan)
 }
 
@@ -323,15 +323,54 @@ struct Visitor<'s> {
 }
 
 /// One level of the token tree the walk is in: the range of the level's tokens (a group's
-/// inside, or the file) and where the walk is.
-struct Frame<'a> {
+/// inside, the file, or a `#[cfg(test)]` item's tokens), where the walk is, and the attributes
+/// it has seen before that token. The walk keeps its levels in a stack (a vector), so a file
+/// nested however deep never overflows the thread's stack.
+struct Level {
     start: usize,
     end: usize,
+    /// The token the walk is at: the group walked into, while a deeper level is walked.
     at: usize,
+    /// Where the walk goes on.
+    next: usize,
     /// The group's delimiter (`None` for the file).
     delimiter: Option<Delimiter>,
-    parent: Option<&'a Frame<'a>>,
+    /// The enclosing level, by its index in the stack (for a `#[cfg(test)]` item's tokens,
+    /// the enclosing level of the level they are in).
+    parent: Option<usize>,
+    /// Where the attributes before the token start, if any.
+    attributes_start: Option<usize>,
+    /// Whether those attributes derive `TableEntity`.
+    derives: bool,
+    /// Whether they hold `#[cfg(test)]`.
+    cfg_test: bool,
+    /// Whether the level is a `#[cfg(test)]` item's tokens (counted in `in_unit_test`).
+    unit_test: bool,
 }
+
+impl Level {
+    fn new(
+        start: usize,
+        end: usize,
+        delimiter: Option<Delimiter>,
+        parent: Option<usize>,
+        unit_test: bool,
+    ) -> Level {
+        Level {
+            start,
+            end,
+            at: start,
+            next: start,
+            delimiter,
+            parent,
+            attributes_start: None,
+            derives: false,
+            cfg_test: false,
+            unit_test,
+        }
+    }
+}
+
 /// A format string filled in: its text, whether it had placeholders, and whether one stood
 /// outside quotes.
 struct Filled {
@@ -463,7 +502,7 @@ impl<'s> Visitor<'s> {
 
     /// Records a filter that reaches the query API: the string literal at token `lit`, its
     /// text, and what the code around it says about the table and about deleting.
-    fn filter_literal(&mut self, lit: usize, in_format_macro: bool, frame: &Frame<'_>) {
+    fn filter_literal(&mut self, lit: usize, in_format_macro: bool, levels: &[Level], at: usize) {
         let Some(&token) = self.toks.tokens.get(lit) else {
             return;
         };
@@ -483,7 +522,7 @@ impl<'s> Visitor<'s> {
                 open: false,
             }
         };
-        let (tables, deletes, limited) = self.context(frame);
+        let (tables, deletes, limited) = self.context(levels, at);
         let (start, end) = self
             .lines
             .positions(token.start as usize, token.end as usize);
@@ -501,16 +540,16 @@ impl<'s> Visitor<'s> {
         });
     }
 
-    /// The tables named around the query at `frame` (in its statement, in the enclosing
-    /// expressions up to the block, and in later statements of that block that use the
-    /// variable the statement binds), whether that block deletes, and whether the statement
-    /// or those later ones limit the query to its first rows.
-    fn context(&self, frame: &Frame<'_>) -> (Vec<TableHint>, bool, bool) {
+    /// The tables named around the query where the walk is at level `at` of `levels` (in
+    /// its statement, in the enclosing expressions up to the block, and in later statements
+    /// of that block that use the variable the statement binds), whether that block deletes,
+    /// and whether the statement or those later ones limit the query to its first rows.
+    fn context(&self, levels: &[Level], at: usize) -> (Vec<TableHint>, bool, bool) {
         let t = self.toks;
         let mut tables = Vec::new();
         let mut deletes = false;
         let mut limited = false;
-        let mut level = Some(frame);
+        let mut level = levels.get(at);
         while let Some(f) = level {
             let (start, end) = statement_bounds(t, f.start, f.end, f.at);
             self.hints(start, end, &mut tables);
@@ -530,7 +569,7 @@ impl<'s> Visitor<'s> {
                 deletes = mentions_delete(t, f.start, f.end);
                 break;
             }
-            level = f.parent;
+            level = f.parent.and_then(|p| levels.get(p));
         }
         tables.sort();
         tables.dedup();
@@ -624,62 +663,60 @@ impl<'s> Visitor<'s> {
         }
     }
 
-    /// Walks the tokens `start..end` of a level: derived items are parsed as items, the
-    /// arguments of the filter APIs read as filters, groups walked into. Only the items that
-    /// derive `TableEntity` are parsed into syntax trees; everything else is only lexed.
-    fn walk(
-        &mut self,
-        start: usize,
-        end: usize,
-        delimiter: Option<Delimiter>,
-        parent: Option<&Frame<'_>>,
-    ) {
+    /// Walks the file: derived items are parsed as items, the arguments of the filter APIs
+    /// read as filters, groups walked into (depth first, each level of the tree as a
+    /// [`Level`]). Only the items that derive `TableEntity` are parsed into syntax trees;
+    /// everything else is only lexed.
+    fn walk(&mut self) {
         let t = self.toks;
-        let mut i = start;
-        let mut attributes_start: Option<usize> = None;
-        let mut derives = false;
-        let mut cfg_test = false;
-        while i < end {
+        let mut levels = vec![Level::new(0, t.tokens.len(), None, None, false)];
+        while let Some(top) = levels.len().checked_sub(1) {
+            let level = &mut levels[top];
+            let (i, start, end) = (level.next, level.start, level.end);
+            if i >= end {
+                if level.unit_test {
+                    self.in_unit_test -= 1;
+                }
+                levels.pop();
+                continue;
+            }
             // An attribute: `#` then `[...]`.
             if t.is_punct(i, end, b'#')
                 && let Some((Delimiter::Bracket, close)) = t.group(i + 1, end)
             {
-                attributes_start.get_or_insert(i);
-                derives |= is_table_entity_derive(t, i + 2, close);
-                cfg_test |= is_cfg_test(t, i + 2, close);
-                i = close + 1;
+                level.attributes_start.get_or_insert(i);
+                level.derives |= is_table_entity_derive(t, i + 2, close);
+                level.cfg_test |= is_cfg_test(t, i + 2, close);
+                level.next = close + 1;
                 continue;
             }
-            if let Some(first) = attributes_start.take()
-                && std::mem::take(&mut derives)
+            if let Some(first) = level.attributes_start.take()
+                && std::mem::take(&mut level.derives)
                 && let Some(item_end) = item_end(t, i, end)
             {
+                level.next = item_end;
                 self.derived_item(first, item_end);
-                i = item_end;
                 continue;
             }
-            derives = false;
-            let frame = Frame {
-                start,
-                end,
-                at: i,
-                delimiter,
-                parent,
-            };
-            // A `#[cfg(test)]` item (usually `mod tests { … }`): walked as unit-test code.
-            if std::mem::take(&mut cfg_test)
+            level.derives = false;
+            level.at = i;
+            // A `#[cfg(test)]` item (usually `mod tests { … }`): walked as unit-test code, on
+            // a level of its own with the same delimiter and enclosing level.
+            if std::mem::take(&mut level.cfg_test)
                 && let Some(module_end) = module_end(t, i, end)
             {
+                level.next = module_end;
+                let (delimiter, parent) = (level.delimiter, level.parent);
                 self.in_unit_test += 1;
-                self.walk(i, module_end, delimiter, parent);
-                self.in_unit_test -= 1;
-                i = module_end;
+                levels.push(Level::new(i, module_end, delimiter, parent, true));
                 continue;
             }
             let Some(token) = t.get(i, end) else {
                 // A group's closing token: the level is over.
-                break;
+                level.next = end;
+                continue;
             };
+            level.next = i + 1;
             match token.kind {
                 Kind::Ident
                     if t.is_ident(i, end, "Query")
@@ -687,7 +724,7 @@ impl<'s> Visitor<'s> {
                         && !self.seen.contains(&token.start) =>
                 {
                     self.seen.push(token.start);
-                    let (tables, deletes, limited) = self.context(&frame);
+                    let (tables, deletes, limited) = self.context(&levels, top);
                     let all_end = t.tokens[i + 3].end;
                     let (start, end) = self.lines.positions(token.start as usize, all_end as usize);
                     self.scan.filters.push(FilterSite {
@@ -708,18 +745,16 @@ impl<'s> Visitor<'s> {
                     close,
                 } => {
                     let close = close as usize;
+                    level.next = close + 1;
                     if filter_api_call(t, start, i)
                         && let Some((lit, format)) = self.filter_argument(i + 1, close)
                     {
-                        self.filter_literal(lit, format, &frame);
+                        self.filter_literal(lit, format, &levels, top);
                     }
-                    self.walk(i + 1, close, Some(inner), Some(&frame));
-                    i = close + 1;
-                    continue;
+                    levels.push(Level::new(i + 1, close, Some(inner), Some(top), false));
                 }
                 _ => {}
             }
-            i += 1;
         }
     }
 
@@ -1556,6 +1591,21 @@ mod tests {
         assert_eq!(e.to_string(), "cannot parse string into token stream");
         same_as_before("use x;\n\nstruct Order {\n    a: u8,\n");
         same_as_before("fn f() { \"ü\" ] }");
+    }
+
+    #[test]
+    fn deep_nesting_is_walked_without_overflowing_the_stack() {
+        // Deeper than the recursion of before could go on a thread's 2 MiB (the filter's
+        // context then climbs every level, as before: time grows with depth squared).
+        let depth = 10_000;
+        let text = format!(
+            "fn f() {{ {}Query::filter(\"A eq 1\"){} }}",
+            "(".repeat(depth),
+            ")".repeat(depth)
+        );
+        let found = filters(&text);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].text, "A eq 1");
     }
 
     /// Random programs of the words the scanner looks for, with balanced groups.
