@@ -322,6 +322,9 @@ struct Visitor<'s> {
     tables: FxHashMap<&'s str, &'s str>,
 }
 
+/// How deep groups may nest in an item that derives `TableEntity` for it to be parsed.
+const MAX_ITEM_DEPTH: usize = 64;
+
 /// One level of the token tree the walk is in: the range of the level's tokens (a group's
 /// inside, the file, or a `#[cfg(test)]` item's tokens), where the walk is, and the attributes
 /// it has seen before that token. The walk keeps its levels in a stack (a vector), so a file
@@ -444,6 +447,19 @@ impl<'s> Visitor<'s> {
     /// so the spans of the design are the file's lines and columns.
     fn derived_item(&mut self, first: usize, end: usize) {
         let tokens = self.toks.tokens;
+        // syn parses nesting by recursion: an item nested deeper than any real one is not
+        // parsed (the thread's stack would not hold it), as if it did not parse.
+        let mut depth = 0usize;
+        for token in tokens.get(first..end).unwrap_or_default() {
+            match token.kind {
+                Kind::Open { .. } => depth += 1,
+                Kind::Close { .. } => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            if depth > MAX_ITEM_DEPTH {
+                return;
+            }
+        }
         let (Some(from), Some(to)) = (
             tokens.get(first),
             end.checked_sub(1).and_then(|l| tokens.get(l)),
@@ -1606,6 +1622,44 @@ mod tests {
         let found = filters(&text);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].text, "A eq 1");
+    }
+
+    #[test]
+    fn a_derived_item_nested_deeper_than_any_real_one_is_not_parsed() {
+        let design = |ty: &str| {
+            format!(
+                "#[derive(TableEntity)]\n#[table(name = \"T\", partition_key = \"{{a}}\", row_key = \"{{b}}\")]\nstruct A {{ a: String, b: String, c: {ty} }}"
+            )
+        };
+        let nested = |open: &str, inner: &str, close: &str, depth: usize| {
+            format!("{}{inner}{}", open.repeat(depth), close.repeat(depth))
+        };
+        // As deep as may be parsed, in the ways a type nests: read as before.
+        let deepest = MAX_ITEM_DEPTH - 1;
+        for ty in [
+            nested("(", "u8", ")", deepest),
+            nested("[", "u8", "; 1]", deepest),
+            format!("[u8; {}]", nested("{", "1", "}", deepest - 1)),
+            format!("[u8; {}]", nested("(", "1", ")", deepest - 1)),
+        ] {
+            let text = design(&ty);
+            // A thread's stack of a release build holds several hundred levels of syn's
+            // recursion; a debug build's, with its bigger frames, needs more room.
+            let found = std::thread::Builder::new()
+                .stack_size(64 << 20)
+                .spawn(move || {
+                    let found = scan(&text).map(|s| s.entities.len()).unwrap_or(9);
+                    proc_macro2::extra::invalidate_current_thread_spans();
+                    found
+                })
+                .unwrap()
+                .join()
+                .unwrap();
+            assert_eq!(found, 1);
+        }
+        // Deeper: not parsed, no design, no overflow.
+        let found = scan(&design(&nested("(", "u8", ")", 100_000))).map(|s| s.entities.len());
+        assert_eq!(found.ok(), Some(0));
     }
 
     /// Random programs of the words the scanner looks for, with balanced groups.
