@@ -22,7 +22,12 @@ pub struct ETag(ETagRepr);
 
 #[derive(Debug, Clone)]
 enum ETagRepr {
+    /// Made here: the text is written from the Timestamp when shown.
     Timestamp(DateTime),
+    /// Received, naming a Timestamp in another form than this store writes (Azurite writes
+    /// seven digits always): the text is kept as received, to be sent back as it came.
+    Stamped(DateTime, String),
+    /// Received, in no form that names a Timestamp.
     Text(String),
 }
 
@@ -38,10 +43,10 @@ impl ETag {
         let timestamp = raw
             .strip_prefix("W/\"datetime'")
             .and_then(|r| r.strip_suffix("'\""))
-            .and_then(|t| DateTime::parse(&t.replace("%3A", ":")).ok())
-            .filter(|t| ETag::header_text(*t) == raw);
+            .and_then(|t| DateTime::parse(&t.replace("%3A", ":")).ok());
         match timestamp {
-            Some(t) => ETag(ETagRepr::Timestamp(t)),
+            Some(t) if ETag::header_text(t) == raw => ETag(ETagRepr::Timestamp(t)),
+            Some(t) => ETag(ETagRepr::Stamped(t, raw)),
             None => ETag(ETagRepr::Text(raw)),
         }
     }
@@ -49,7 +54,7 @@ impl ETag {
     /// The Timestamp this ETag stands for, when it has the service's form.
     pub fn timestamp(&self) -> Option<DateTime> {
         match &self.0 {
-            ETagRepr::Timestamp(t) => Some(*t),
+            ETagRepr::Timestamp(t) | ETagRepr::Stamped(t, _) => Some(*t),
             ETagRepr::Text(_) => None,
         }
     }
@@ -66,7 +71,7 @@ impl ETag {
     pub fn to_header(&self) -> String {
         match &self.0 {
             ETagRepr::Timestamp(t) => ETag::header_text(*t),
-            ETagRepr::Text(s) => s.clone(),
+            ETagRepr::Stamped(_, s) | ETagRepr::Text(s) => s.clone(),
         }
     }
 }
@@ -296,6 +301,19 @@ mod tests {
         assert_eq!(opaque.timestamp(), None);
         assert_ne!(opaque, etag);
         assert_eq!(opaque.to_string(), "\"0x8D\"");
+        // The service drops the fraction's trailing zeros; an ETag that keeps them (Azurite's)
+        // still names its Timestamp, and goes back exactly as it came.
+        let ms = DateTime::parse("2024-05-01T10:20:30.982Z").unwrap();
+        assert_eq!(
+            ETag::for_timestamp(ms).to_header(),
+            "W/\"datetime'2024-05-01T10%3A20%3A30.982Z'\""
+        );
+        let padded = ETag::from_raw("W/\"datetime'2024-05-01T10%3A20%3A30.9820000Z'\"");
+        assert_eq!(padded.timestamp(), Some(ms));
+        assert_eq!(
+            padded.to_header(),
+            "W/\"datetime'2024-05-01T10%3A20%3A30.9820000Z'\""
+        );
     }
 
     #[test]
