@@ -67,14 +67,16 @@ fn header<'h>(headers: &'h HeaderMap, name: &str) -> &'h str {
 /// The stored access policy a table SAS names: permissions, start and expiry, each optional.
 pub type Policy = (Option<String>, Option<String>, Option<String>);
 
-/// Checks a request's credentials. `policy` finds a table's stored access policy by table and
-/// identifier.
+/// Checks a request's credentials. `https` says whether it came over TLS (a SAS may allow
+/// HTTPS only); `policy` finds a table's stored access policy by table and identifier.
+#[allow(clippy::too_many_arguments)]
 pub fn authenticate(
     accounts: &Accounts,
     target: &Target,
     method: &str,
     headers: &HeaderMap,
     peer: IpAddr,
+    https: bool,
     now: OffsetDateTime,
     policy: impl Fn(&str, &str) -> Option<Policy>,
 ) -> Result<Grant, StoreError> {
@@ -89,7 +91,7 @@ pub fn authenticate(
         return shared_key(target, method, headers, key, authorization, now).map(|()| Grant::Key);
     }
     if target.query.iter().any(|(n, _)| n == "sig") {
-        return sas(target, key, peer, now, policy);
+        return sas(target, key, peer, https, now, policy);
     }
     Err(StoreError::new(
         ErrorCode::AuthenticationFailed,
@@ -199,6 +201,7 @@ fn sas(
     target: &Target,
     key: &AccountKey,
     peer: IpAddr,
+    https: bool,
     now: OffsetDateTime,
     policy: impl Fn(&str, &str) -> Option<Policy>,
 ) -> Result<Grant, StoreError> {
@@ -223,10 +226,10 @@ fn sas(
             format!("the request comes from {peer}, outside the SAS's range {range}"),
         ));
     }
-    if token.protocol.as_deref() == Some("https") {
+    if token.protocol.as_deref() == Some("https") && !https {
         return Err(StoreError::new(
             ErrorCode::AuthorizationProtocolMismatch,
-            "the SAS allows HTTPS only, and this server speaks HTTP",
+            "the SAS allows HTTPS only, and the request came over HTTP (start the server with --cert and --key to serve HTTPS)",
         ));
     }
     if token.is_account_sas() {

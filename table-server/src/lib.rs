@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use std::convert::Infallible;
 use std::future::{Future, poll_fn};
 use std::net::{IpAddr, SocketAddr};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::pin::pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -99,6 +99,52 @@ pub struct Config {
     pub read_timeout: Duration,
     /// The threads that answer requests ([`default_threads`] unless changed).
     pub threads: usize,
+    /// Serve HTTPS with this certificate and key instead of HTTP ([`tls_config`] reads them).
+    pub tls: Option<Arc<rustls::ServerConfig>>,
+}
+
+/// The TLS configuration of a certificate chain and its private key, both PEM files (the
+/// certificate first, then any intermediates; a PKCS#8, PKCS#1 or SEC1 key).
+pub fn tls_config(cert: &Path, key: &Path) -> Result<Arc<rustls::ServerConfig>, String> {
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+    let read = |path: &Path| {
+        std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+    };
+    let cert_pem = read(cert)?;
+    let chain = CertificateDer::pem_slice_iter(&cert_pem)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| format!("{} is not a PEM certificate chain: {e}", cert.display()))?;
+    if chain.is_empty() {
+        return Err(format!("{} holds no certificate", cert.display()));
+    }
+    let key_der = PrivateKeyDer::from_pem_slice(&read(key)?)
+        .map_err(|e| format!("{} holds no PEM private key: {e}", key.display()))?;
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let signing_key = provider
+        .key_provider
+        .load_private_key(key_der)
+        .map_err(|e| format!("{}: {e}", key.display()))?;
+    let identity = rustls::sign::CertifiedKey::new(chain, signing_key);
+    // A key that is not the certificate's is refused. A certificate the TLS library cannot
+    // read itself (an X.509 v1 one, as test certificates often are, Azurite's among them) is
+    // still served: the client is the one to judge it.
+    match identity.keys_match() {
+        Ok(()) | Err(rustls::Error::InvalidCertificate(_)) => {}
+        Err(e) => {
+            return Err(format!(
+                "{} and {} do not make a TLS identity: {e}",
+                cert.display(),
+                key.display()
+            ));
+        }
+    }
+    let config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| format!("TLS: {e}"))?
+        .with_no_client_auth()
+        .with_cert_resolver(Arc::new(rustls::sign::SingleCertAndKey::from(identity)));
+    Ok(Arc::new(config))
 }
 
 /// The threads a server answers requests on unless told otherwise: half the machine's cores,
@@ -128,6 +174,7 @@ impl Config {
             deny_table_scans: false,
             deny_partition_scans: false,
             paging_quirks: None,
+            tls: None,
             read_timeout: READ_TIMEOUT,
             threads: default_threads(),
         }
@@ -224,6 +271,7 @@ fn open_state(config: Config) -> Result<(State, Opened), StartError> {
 #[derive(Debug)]
 pub struct Server {
     addr: SocketAddr,
+    https: bool,
     stop: watch::Sender<bool>,
     done: Option<std::thread::JoinHandle<()>>,
 }
@@ -240,6 +288,7 @@ impl Server {
             .build()
             .map_err(|e| StartError(format!("cannot start the runtime: {e}")))?;
         let addr = config.addr;
+        let https = config.tls.is_some();
         let (state, opened) = open_state(config)?;
         let listener = runtime
             .block_on(TcpListener::bind(addr))
@@ -255,6 +304,7 @@ impl Server {
         Ok((
             Server {
                 addr,
+                https,
                 stop,
                 done: Some(done),
             },
@@ -267,15 +317,20 @@ impl Server {
         self.addr
     }
 
-    /// The account's Table endpoint: `http://127.0.0.1:PORT/ACCOUNT`.
+    /// The account's Table endpoint: `http://127.0.0.1:PORT/ACCOUNT` (`https` with TLS).
     pub fn endpoint(&self, account: &str) -> String {
-        format!("http://{}/{account}", self.addr)
+        format!("{}://{}/{account}", self.scheme(), self.addr)
+    }
+
+    fn scheme(&self) -> &'static str {
+        if self.https { "https" } else { "http" }
     }
 
     /// A connection string for the emulator's account on this server.
     pub fn connection_string(&self) -> String {
         format!(
-            "DefaultEndpointsProtocol=http;AccountName={};AccountKey={};TableEndpoint={}",
+            "DefaultEndpointsProtocol={};AccountName={};AccountKey={};TableEndpoint={}",
+            self.scheme(),
             table_http::connection::DEV_ACCOUNT,
             table_http::connection::DEV_ACCOUNT_KEY,
             self.endpoint(table_http::connection::DEV_ACCOUNT)
@@ -345,30 +400,24 @@ async fn serve(listener: TcpListener, state: Arc<State>, mut stop: watch::Receiv
         let closed_tx = closed_tx.clone();
         open.fetch_add(1, Ordering::SeqCst);
         tokio::spawn(async move {
-            let service = hyper::service::service_fn(move |req| {
-                let state = state.clone();
-                async move { Ok::<_, Infallible>(handle(&state, req, peer.ip()).await) }
-            });
-            let mut builder = hyper::server::conn::http1::Builder::new();
-            builder
-                .timer(TokioTimer::new())
-                .header_read_timeout(read_timeout)
-                .max_headers(HEADERS_PARSED)
-                .keep_alive(true);
-            let conn = builder.serve_connection(TokioIo::new(stream), service);
-            let mut conn = pin!(conn);
-            let mut stopping = false;
-            // Kept across polls, so the stop wakes this task even while the connection idles.
-            let mut stopped = pin!(conn_stop.wait_for(|s| *s));
-            poll_fn(|cx| {
-                if !stopping && stopped.as_mut().poll(cx).is_ready() {
-                    stopping = true;
-                    conn.as_mut().graceful_shutdown();
+            match state.config.tls.clone() {
+                None => serve_connection(stream, state, peer, read_timeout, &mut conn_stop).await,
+                Some(tls) => {
+                    // A client that does not finish its handshake in time is dropped, as one
+                    // that does not send its headers is.
+                    let handshake = tokio_rustls::TlsAcceptor::from(tls).accept(stream);
+                    match tokio::time::timeout(read_timeout, handshake).await {
+                        Ok(Ok(stream)) => {
+                            serve_connection(stream, state, peer, read_timeout, &mut conn_stop)
+                                .await;
+                        }
+                        Ok(Err(e)) if state.config.log_requests => {
+                            eprintln!("table-server: TLS handshake with {peer} failed: {e}");
+                        }
+                        _ => {}
+                    }
                 }
-                conn.as_mut().poll(cx)
-            })
-            .await
-            .ok();
+            }
             open.fetch_sub(1, Ordering::SeqCst);
             let _ = closed_tx.send(());
         });
@@ -383,6 +432,43 @@ async fn serve(listener: TcpListener, state: Arc<State>, mut stop: watch::Receiv
             disk.close();
         }
     }
+}
+
+/// Answers the requests of one connection (plain or TLS) until the client closes it, or until
+/// `stop` turns true and the request in flight, if any, is answered.
+async fn serve_connection<IO>(
+    stream: IO,
+    state: Arc<State>,
+    peer: SocketAddr,
+    read_timeout: Duration,
+    conn_stop: &mut watch::Receiver<bool>,
+) where
+    IO: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    let service = hyper::service::service_fn(move |req| {
+        let state = state.clone();
+        async move { Ok::<_, Infallible>(handle(&state, req, peer.ip()).await) }
+    });
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(read_timeout)
+        .max_headers(HEADERS_PARSED)
+        .keep_alive(true);
+    let conn = builder.serve_connection(TokioIo::new(stream), service);
+    let mut conn = pin!(conn);
+    let mut stopping = false;
+    // Kept across polls, so the stop wakes this task even while the connection idles.
+    let mut stopped = pin!(conn_stop.wait_for(|s| *s));
+    poll_fn(|cx| {
+        if !stopping && stopped.as_mut().poll(cx).is_ready() {
+            stopping = true;
+            conn.as_mut().graceful_shutdown();
+        }
+        conn.as_mut().poll(cx)
+    })
+    .await
+    .ok();
 }
 
 /// A new id, unique in this process, in a GUID's shape: request ids and `$batch` boundaries.
@@ -628,7 +714,11 @@ async fn answer(
         return partition_stats(state, rest);
     }
     let host = header_value(&parts.headers, "host");
-    let target = route::target(path, parts.uri.query(), host.as_deref())?;
+    let mut target = route::target(path, parts.uri.query(), host.as_deref())?;
+    if state.config.tls.is_some() {
+        // Links in answers (Location, odata.metadata, odata.id) name the scheme it came over.
+        target.base = target.base.replacen("http://", "https://", 1);
+    }
     let mut method = parts.method.as_str().to_ascii_uppercase();
     if method == "POST"
         && let Some(tunnelled) = header_value(&parts.headers, "x-http-method")
@@ -659,6 +749,7 @@ async fn answer(
         parts.method.as_str(),
         &parts.headers,
         peer,
+        state.config.tls.is_some(),
         time::OffsetDateTime::now_utc(),
         |table, id| data.settings.policy(table, id),
     )?;

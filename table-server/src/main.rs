@@ -85,6 +85,22 @@ fn command() -> Command {
                 .help("End pages early as the service may (at partition boundaries, empty with a continuation), to test paging loops"),
         )
         .arg(
+            Arg::new("cert")
+                .long("cert")
+                .value_name("PEM")
+                .value_parser(value_parser!(PathBuf))
+                .requires("key")
+                .help("Serve HTTPS with this certificate (chain) in PEM; with --key"),
+        )
+        .arg(
+            Arg::new("key")
+                .long("key")
+                .value_name("PEM")
+                .value_parser(value_parser!(PathBuf))
+                .requires("cert")
+                .help("The certificate's private key in PEM (PKCS#8, PKCS#1 or SEC1); with --cert"),
+        )
+        .arg(
             Arg::new("threads")
                 .long("threads")
                 .value_name("N")
@@ -139,6 +155,12 @@ fn config(matches: &clap::ArgMatches) -> Result<Config, String> {
     if let Some(threads) = matches.get_one::<u16>("threads") {
         config.threads = usize::from(*threads);
     }
+    if let (Some(cert), Some(key)) = (
+        matches.get_one::<PathBuf>("cert"),
+        matches.get_one::<PathBuf>("key"),
+    ) {
+        config.tls = Some(table_server::tls_config(cert, key)?);
+    }
     Ok(config)
 }
 
@@ -183,8 +205,13 @@ fn main() -> ExitCode {
         }
     };
     if !config.addr.ip().is_loopback() {
+        let over = if config.tls.is_some() {
+            "over HTTPS"
+        } else {
+            "over plain HTTP"
+        };
         eprintln!(
-            "table-server: warning: listening on {}, reachable from other machines, over plain HTTP",
+            "table-server: warning: listening on {}, reachable from other machines, {over}",
             config.addr.ip()
         );
     }

@@ -3,6 +3,7 @@
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use table_http::HttpBackend;
@@ -67,6 +68,23 @@ fn raw(
     body: &[u8],
     sign: bool,
 ) -> Raw {
+    let request = request_bytes(server, method, path_and_query, headers, body, sign);
+    let mut stream = TcpStream::connect(server.addr()).unwrap();
+    stream.write_all(&request).unwrap();
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).unwrap();
+    parse_answer(&answer)
+}
+
+/// The bytes of one request (`Connection: close`), signed with SharedKey when `sign`.
+fn request_bytes(
+    server: &Server,
+    method: &str,
+    path_and_query: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+    sign: bool,
+) -> Vec<u8> {
     let date = http_date(time::OffsetDateTime::now_utc());
     let path = path_and_query.split('?').next().unwrap();
     let content_type = headers
@@ -104,12 +122,14 @@ fn raw(
         request.push_str(&format!("{name}: {value}\r\n"));
     }
     request.push_str("\r\n");
-    let mut stream = TcpStream::connect(server.addr()).unwrap();
-    stream.write_all(request.as_bytes()).unwrap();
-    stream.write_all(body).unwrap();
-    let mut answer = Vec::new();
-    stream.read_to_end(&mut answer).unwrap();
-    let text = String::from_utf8_lossy(&answer).into_owned();
+    let mut bytes = request.into_bytes();
+    bytes.extend_from_slice(body);
+    bytes
+}
+
+/// Reads an answer's status line, headers and body.
+fn parse_answer(answer: &[u8]) -> Raw {
+    let text = String::from_utf8_lossy(answer).into_owned();
     let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
     let mut lines = head.lines();
     let status = lines
@@ -1376,4 +1396,117 @@ fn answers_are_written_as_the_service_writes_them() {
     // Continuations are padded as the service pads them.
     let next = page.header("x-ms-continuation-NextRowKey").unwrap();
     assert!(next.starts_with("1!") && !next.contains('='), "{next}");
+}
+
+/// `--cert`/`--key`: the server speaks HTTPS, links in its answers say so, and a SAS that
+/// allows HTTPS only is accepted over it. The certificate in `tests/tls` (for `localhost` and
+/// 127.0.0.1, signed by the test CA `ca.pem`, whose key was thrown away) exists for this test.
+#[test]
+fn https_with_a_certificate_and_key() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tls");
+    let mut config = in_memory();
+    config.tls = Some(
+        table_server::tls_config(&dir.join("server.pem"), &dir.join("server-key.pem")).unwrap(),
+    );
+    let server = start(config);
+    assert!(
+        server
+            .connection_string()
+            .contains("TableEndpoint=https://127.0.0.1:")
+    );
+    // Files that make no identity are an error, not a panic.
+    for (cert, key) in [
+        ("server.pem", "ca.pem"),
+        ("missing.pem", "server-key.pem"),
+        ("server-key.pem", "server-key.pem"),
+    ] {
+        let made = table_server::tls_config(&dir.join(cert), &dir.join(key));
+        assert!(made.is_err(), "{cert} {key}");
+    }
+
+    use rustls::pki_types::pem::PemObject;
+    let mut roots = rustls::RootCertStore::empty();
+    let ca = std::fs::read(dir.join("ca.pem")).unwrap();
+    for cert in rustls::pki_types::CertificateDer::pem_slice_iter(&ca) {
+        roots.add(cert.unwrap()).unwrap();
+    }
+    let client = Arc::new(
+        rustls::ClientConfig::builder_with_provider(Arc::new(
+            rustls::crypto::ring::default_provider(),
+        ))
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_no_client_auth(),
+    );
+    let over_tls = |request: Vec<u8>| {
+        let name = rustls::pki_types::ServerName::try_from("localhost").unwrap();
+        let connection = rustls::ClientConnection::new(client.clone(), name).unwrap();
+        let mut tls =
+            rustls::StreamOwned::new(connection, TcpStream::connect(server.addr()).unwrap());
+        tls.write_all(&request).unwrap();
+        let mut answer = Vec::new();
+        // The server may close without a TLS close_notify once it has answered.
+        let _ = tls.read_to_end(&mut answer);
+        parse_answer(&answer)
+    };
+
+    let json_type = [
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json;odata=minimalmetadata"),
+    ];
+    let created = over_tls(request_bytes(
+        &server,
+        "POST",
+        "/devstoreaccount1/Tables",
+        &json_type,
+        br#"{"TableName":"Secure"}"#,
+        true,
+    ));
+    assert_eq!(created.status, 201, "{}", created.body);
+    assert!(
+        created.header("Location").unwrap().starts_with("https://"),
+        "{:?}",
+        created.headers
+    );
+    assert!(
+        created.json()["odata.metadata"]
+            .as_str()
+            .unwrap()
+            .starts_with("https://")
+    );
+
+    // A table SAS for HTTPS only is accepted over TLS.
+    let mut https_only = TableSas::new(
+        "Secure",
+        TablePermissions::parse("r").unwrap(),
+        time::OffsetDateTime::now_utc() + time::Duration::hours(1),
+    );
+    https_only.protocol = Some("https".into());
+    let sas = https_only.token(DEV_ACCOUNT, &key()).unwrap();
+    let read = over_tls(request_bytes(
+        &server,
+        "GET",
+        &format!("/devstoreaccount1/Secure()?{sas}"),
+        &[],
+        b"",
+        false,
+    ));
+    assert_eq!(read.status, 200, "{}", read.body);
+
+    // Plain HTTP to a TLS port is no TLS handshake: dropped, and the server goes on.
+    let mut plain = TcpStream::connect(server.addr()).unwrap();
+    let _ = plain.write_all(b"GET /devstoreaccount1/Tables HTTP/1.1\r\nHost: x\r\n\r\n");
+    let mut ignored = Vec::new();
+    let _ = plain.read_to_end(&mut ignored);
+    assert!(!String::from_utf8_lossy(&ignored).starts_with("HTTP/1.1 2"));
+    let again = over_tls(request_bytes(
+        &server,
+        "GET",
+        "/devstoreaccount1/Tables",
+        &[],
+        b"",
+        true,
+    ));
+    assert_eq!(again.status, 200, "{}", again.body);
 }

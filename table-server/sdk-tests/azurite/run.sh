@@ -12,8 +12,8 @@
 #   - the REST tests' SharedKeyLite helper signs an `x-ms-date` it adds, and the path as sent
 #     (with its trailing `/`): as written it signs no date and another path, which only an
 #     emulator that does not check signatures accepts;
-#   - the suites that speak HTTPS go through tls-proxy.js (Azurite's test certificate) in
-#     front of the server, which speaks HTTP.
+#   - the suites that speak HTTPS get a server started with Azurite's test certificate
+#     (`--cert tests/server.cert --key tests/server.key`).
 # Prints each suite's passing and failing counts; logs are left in $OUT (default /tmp/azurite-
 # suite). The failures that remain are listed, with the reason, in ../README.md.
 set -euo pipefail
@@ -77,10 +77,9 @@ for f in $suites; do grep -qx "$f" <<< "$tls" || plain+=("$f"); done
 run_suites "" "${plain[@]}"
 kill "$server"; wait "$server" 2>/dev/null || true
 
-"$BIN" --in-memory --port 11003 > "$OUT/server-https.log" 2>&1 &
-server=$!
-node "$HERE/tls-proxy.js" 11002 11003 "$WORK/tests/server.cert" "$WORK/tests/server.key" > "$OUT/proxy.log" 2>&1 &
-proxy=$!; sleep 1
+"$BIN" --in-memory --port 11002 --cert "$WORK/tests/server.cert" --key "$WORK/tests/server.key" \
+  > "$OUT/server-https.log" 2>&1 &
+server=$!; sleep 1
 # shellcheck disable=SC2086
 run_suites " (https)" $tls
-kill "$proxy" "$server"; wait 2>/dev/null || true
+kill "$server"; wait 2>/dev/null || true
