@@ -6,27 +6,10 @@
 use std::collections::HashMap;
 
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
-use syn::spanned::Spanned;
 use table_derive_internals::Design;
-use table_derive_internals::check::{Problem, problems};
+use table_derive_internals::check::problems;
 
-use super::TableHint;
-
-/// A struct that derives `TableEntity`.
-pub struct EntitySite {
-    /// The struct's name.
-    pub ident: syn::Ident,
-    /// The table the design is for, when its attributes could be read that far (also for a
-    /// design with errors).
-    pub table: Option<String>,
-    /// The design, when its attributes could be read.
-    pub design: Result<Design, darling::Error>,
-    /// What the derive's checks found (they fail compilation too).
-    pub problems: Vec<Problem>,
-    /// Whether the struct is inside a `#[cfg(test)]` item: built only into its crate's unit
-    /// tests.
-    pub unit_test: bool,
-}
+use super::{EntitySite, Filled, TableHint, fill_placeholders, is_format_macro};
 
 /// A `$filter` string that reaches the query API, or a `Query::all()`.
 pub struct FilterSite {
@@ -102,72 +85,6 @@ struct Frame<'a> {
     /// The group's delimiter (`None` for the file).
     delimiter: Option<Delimiter>,
     parent: Option<&'a Frame<'a>>,
-}
-
-/// A format string filled in: its text, whether it had placeholders, and whether one stood
-/// outside quotes.
-struct Filled {
-    text: String,
-    templated: bool,
-    open: bool,
-}
-
-/// Replaces `{…}` format placeholders with a value of the type their position asks for: inside
-/// `datetime'…'` an instant, inside `guid'…'` a GUID, inside `X'…'` a byte, inside other
-/// quotes `x`, and outside quotes `0` (where the placeholder may as well be any piece of a
-/// filter, which [`Filled::open`] records).
-fn fill_placeholders(text: &str) -> Filled {
-    let mut out = String::with_capacity(text.len());
-    let mut in_quotes = false;
-    let mut quoted_kind = "";
-    let mut templated = false;
-    let mut open = false;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\'' => {
-                if !in_quotes {
-                    let before = out.trim_end_matches(|c: char| c.is_ascii_alphanumeric());
-                    quoted_kind = match out[before.len()..].to_ascii_lowercase().as_str() {
-                        "datetime" => "2000-01-01T00:00:00Z",
-                        "guid" => "00000000-0000-0000-0000-000000000000",
-                        "x" | "binary" => "00",
-                        _ => "x",
-                    };
-                }
-                in_quotes = !in_quotes;
-                out.push(c);
-            }
-            '{' if chars.peek() == Some(&'{') => {
-                chars.next();
-                out.push('{');
-            }
-            '}' if chars.peek() == Some(&'}') => {
-                chars.next();
-                out.push('}');
-            }
-            '{' => {
-                templated = true;
-                for d in chars.by_ref() {
-                    if d == '}' {
-                        break;
-                    }
-                }
-                if in_quotes {
-                    out.push_str(quoted_kind);
-                } else {
-                    open = true;
-                    out.push('0');
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    Filled {
-        text: out,
-        templated,
-        open,
-    }
 }
 
 impl Visitor {
@@ -782,11 +699,6 @@ fn filter_api_call(tokens: &[TokenTree], i: usize) -> bool {
         )
 }
 
-/// Whether a macro formats a string (`format!` and its kin).
-fn is_format_macro(name: &str) -> bool {
-    matches!(name, "format" | "format_args")
-}
-
 /// A string literal token as a `LitStr` (`None` for other literals).
 fn as_lit_str(lit: &proc_macro2::Literal) -> Option<syn::LitStr> {
     let text = lit.to_string();
@@ -794,23 +706,4 @@ fn as_lit_str(lit: &proc_macro2::Literal) -> Option<syn::LitStr> {
         return None;
     }
     syn::parse2::<syn::LitStr>(TokenTree::Literal(lit.clone()).into()).ok()
-}
-
-/// The span of a struct for findings about it as a whole.
-pub fn entity_span(site: &EntitySite) -> Span {
-    site.ident.span()
-}
-
-/// The span of a darling error (its own, or the struct's when it has none).
-pub fn error_span(error: &darling::Error, site: &EntitySite) -> Span {
-    if error.has_span() {
-        error.span()
-    } else {
-        site.ident.span()
-    }
-}
-
-/// A span covering the whole node, for labels.
-pub fn node_span(node: &impl Spanned) -> Span {
-    node.span()
 }
