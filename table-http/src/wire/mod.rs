@@ -41,6 +41,9 @@ const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'_')
     .remove(b'~');
 
+/// [`COMPONENT`] but for the quote, which the service's links keep as it is.
+const LINK: &AsciiSet = &COMPONENT.remove(b'\'');
+
 /// Percent-encodes a path segment or a query value.
 pub fn encode(text: &str) -> String {
     utf8_percent_encode(text, COMPONENT).to_string()
@@ -49,11 +52,21 @@ pub fn encode(text: &str) -> String {
 /// The path of one entity, relative to the account: `/table(PartitionKey='…',RowKey='…')`, the
 /// keys' quotes doubled and everything percent-encoded.
 pub fn entity_path(table: &str, partition_key: &str, row_key: &str) -> String {
+    entity_path_encoded(table, partition_key, row_key, COMPONENT)
+}
+
+/// [`entity_path`] with the keys' characters in `set` percent-encoded.
+fn entity_path_encoded(
+    table: &str,
+    partition_key: &str,
+    row_key: &str,
+    set: &'static AsciiSet,
+) -> String {
     format!(
         "/{}(PartitionKey='{}',RowKey='{}')",
         encode(table),
-        encode(&partition_key.replace('\'', "''")),
-        encode(&row_key.replace('\'', "''"))
+        utf8_percent_encode(&partition_key.replace('\'', "''"), set),
+        utf8_percent_encode(&row_key.replace('\'', "''"), set)
     )
 }
 
@@ -61,7 +74,7 @@ pub fn entity_path(table: &str, partition_key: &str, row_key: &str) -> String {
 /// [`entity_path`], but the keys' (doubled) quotes stay quotes (recorded:
 /// `t(PartitionKey='a''''b',RowKey='r')`).
 pub fn entity_link(table: &str, partition_key: &str, row_key: &str) -> String {
-    entity_path(table, partition_key, row_key).replace("%27", "'")
+    entity_path_encoded(table, partition_key, row_key, LINK)
 }
 
 /// The opaque form of a continuation value the service writes (`1!<length>!<base64>`), so
@@ -82,12 +95,9 @@ pub fn continuation_key(token: &str) -> String {
         .and_then(|rest| rest.split_once('!'))
         .filter(|(len, encoded)| len.parse::<usize>().ok() == Some(encoded.len()))
         .and_then(|(_, encoded)| {
-            // Padding as the service writes it (`-`) or as base64 does (`=`).
-            let unpadded = encoded.trim_end_matches(['-', '=']);
-            let padding = encoded.len() - unpadded.len();
-            let standard = format!("{unpadded}{}", "=".repeat(padding));
-            base64::engine::general_purpose::STANDARD
-                .decode(standard)
+            // Padding as the service writes it (`-`) or as base64 does (`=`), read without it.
+            base64::engine::general_purpose::STANDARD_NO_PAD
+                .decode(encoded.trim_end_matches(['-', '=']))
                 .ok()
         })
         .and_then(|bytes| String::from_utf8(bytes).ok());
