@@ -714,11 +714,13 @@ async fn answer(
         return partition_stats(state, rest);
     }
     let host = header_value(&parts.headers, "host");
-    let mut target = route::target(path, parts.uri.query(), host.as_deref())?;
-    if state.config.tls.is_some() {
-        // Links in answers (Location, odata.metadata, odata.id) name the scheme it came over.
-        target.base = target.base.replacen("http://", "https://", 1);
-    }
+    // Links in answers (Location, odata.metadata, odata.id) name the scheme it came over.
+    let scheme = if state.config.tls.is_some() {
+        "https"
+    } else {
+        "http"
+    };
+    let target = route::target(path, parts.uri.query(), host.as_deref(), scheme)?;
     let mut method = parts.method.as_str().to_ascii_uppercase();
     if method == "POST"
         && let Some(tunnelled) = header_value(&parts.headers, "x-http-method")

@@ -145,17 +145,24 @@ pub fn primary_account(account: &str) -> (&str, bool) {
 /// The production form puts the account in the host (`acct.table.localhost:10002`); the
 /// path-style form, which the emulators and `UseDevelopmentStorage=true` use, puts it first in
 /// the path (`/acct/Tables`).
-pub fn target(path: &str, query: Option<&str>, host: Option<&str>) -> Result<Target, StoreError> {
+///
+/// `scheme` (`http` or `https`) is the one the request came over, for the links answers carry.
+pub fn target(
+    path: &str,
+    query: Option<&str>,
+    host: Option<&str>,
+    scheme: &str,
+) -> Result<Target, StoreError> {
     let host = host.unwrap_or("127.0.0.1");
     let host_account = host
         .split_once(".table.")
         .map(|(account, _)| account.to_owned())
         .filter(|a| !a.is_empty() && !a.contains(':'));
     let (account, rest, base) = match host_account {
-        Some(account) => (account, path, format!("http://{host}")),
+        Some(account) => (account, path, format!("{scheme}://{host}")),
         None => {
             let (account, rest) = path_account(path)?;
-            let base = format!("http://{host}/{account}");
+            let base = format!("{scheme}://{host}/{account}");
             (account, rest, base)
         }
     };
@@ -218,29 +225,31 @@ mod tests {
             "/devstoreaccount1/Tables",
             Some("$top=2"),
             Some("127.0.0.1:10002"),
+            "http",
         )
         .unwrap();
         assert_eq!(t.account, "devstoreaccount1");
         assert_eq!(t.base, "http://127.0.0.1:10002/devstoreaccount1");
         assert_eq!(t.resource, Resource::Tables);
         assert_eq!(t.param("$top"), Some("2"));
-        let t = target("/Tables", None, Some("acme.table.localhost:10002")).unwrap();
+        let t = target("/Tables", None, Some("acme.table.localhost:10002"), "http").unwrap();
         assert_eq!((t.account.as_str(), t.secondary), ("acme", false));
         assert_eq!(t.base, "http://acme.table.localhost:10002");
-        let t = target("/devstoreaccount1-secondary/t1()", None, None).unwrap();
+        let t = target("/devstoreaccount1-secondary/t1()", None, None, "http").unwrap();
         assert_eq!(
             (t.account.as_str(), t.secondary),
             ("devstoreaccount1", true)
         );
-        assert!(target("/", None, None).is_err());
+        assert!(target("/", None, None, "http").is_err());
         let t = target(
             "/devstoreaccount1-secondary/devstoreaccount1/",
             Some("restype=service&comp=stats"),
             None,
+            "http",
         )
         .unwrap();
         assert_eq!((t.resource, t.secondary), (Resource::Service, true));
-        let t = target("/a/t()", Some("$filter=A+eq+%27x+y%27"), None).unwrap();
+        let t = target("/a/t()", Some("$filter=A+eq+%27x+y%27"), None, "http").unwrap();
         assert_eq!(t.param("$filter"), Some("A eq 'x y'"));
     }
 }
