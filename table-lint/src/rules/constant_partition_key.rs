@@ -90,14 +90,20 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
                 field.ident
             ),
         ),
-        None => (
-            format!(
-                "PartitionKey `{}` has no field: every `{}` lands in one partition",
-                key.template.text, ctx.design.ident
-            ),
-            "lead the PartitionKey with a field that spreads the load, such as `{customer_id}`"
-                .to_owned(),
-        ),
+        None => {
+            (
+                format!(
+                    "PartitionKey `{}` has no field: every `{}` lands in one partition",
+                    key.template.text, ctx.design.ident
+                ),
+                match super::spreading_field(ctx.design, &[]) {
+                    Some(field) => format!(
+                        "lead the PartitionKey with a field that spreads the load and that queries know, such as `{{{field}}}`"
+                    ),
+                    None => "lead the PartitionKey with a field that spreads the load and that queries know (whose data it is: a customer, a tenant, a device); add one to the struct if it has none".to_owned(),
+                },
+            )
+        }
     };
     out.push(Finding::new(key.span, message, help));
 }

@@ -134,26 +134,10 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
         .next()
         .map(|(f, fmt)| format!("{{{f}:{}}}", fmt.spec()))
         .unwrap_or_default();
-    let spread = design
-        .fields
-        .iter()
-        .map(|f| f.ident.to_string())
-        .find(|f| {
-            [
-                "service",
-                "source",
-                "host",
-                "machine",
-                "tenant",
-                "device",
-                "app",
-                "component",
-                "role",
-            ]
-            .iter()
-            .any(|w| f.contains(w))
-        })
-        .unwrap_or_else(|| "source".to_owned());
+    let in_partition: Vec<&str> = pk.template.placeholders().map(|(f, _)| f).collect();
+    let spread = super::spreading_field(design, &in_partition)
+        .map(|f| format!("`\"{{{f}}}_{bucket}\"`"))
+        .unwrap_or_else(|| format!("a source, then `{bucket}`"));
     out.push(Finding::new(
         pk.span,
         format!(
@@ -161,7 +145,7 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
             pk.template.text
         ),
         format!(
-            "lead the PartitionKey with a field that spreads writes (`\"{{{spread}}}_{bucket}\"`), keep a table per period, or write the log to Blob storage"
+            "lead the PartitionKey with a field that spreads writes ({spread}), keep a table per period, or write the log to Blob storage"
         ),
     ));
 }

@@ -389,9 +389,114 @@ pub fn says_row_type(name: &str) -> bool {
         || name.eq_ignore_ascii_case(table_runtime::index::INDEX_NAME_PROPERTY)
 }
 
+/// A field of the design that could lead a PartitionKey and spread its load, for help text that
+/// names what the struct in front of the reader has: a field (a string, GUID or integer, not
+/// optional, not skipped, not in `exclude`) whose name says whose or where the data is
+/// (tenant, customer, account, user, device, …), else the first field named like an id of
+/// something (`owner_id`; not a bare `id`). Never a field of the RowKey: that one names the row,
+/// and a PartitionKey of it would hold one entity. `None` when the struct has no such field; the
+/// help then describes one in words.
+pub fn spreading_field(
+    design: &table_derive_internals::Design,
+    exclude: &[&str],
+) -> Option<String> {
+    use table_derive_internals::ast::TypeKind;
+    const OWNERS: [&str; 23] = [
+        "tenant",
+        "customer",
+        "account",
+        "device",
+        "sensor",
+        "source",
+        "service",
+        "host",
+        "machine",
+        "app",
+        "component",
+        "role",
+        "node",
+        "client",
+        "user",
+        "owner",
+        "org",
+        "company",
+        "store",
+        "shop",
+        "player",
+        "session",
+        "project",
+    ];
+    let candidates: Vec<String> = design
+        .fields
+        .iter()
+        .filter(|f| {
+            !f.skip
+                && matches!(
+                    f.kind,
+                    TypeKind::String | TypeKind::Uuid | TypeKind::Integer { .. }
+                )
+        })
+        .map(|f| f.ident.to_string())
+        .filter(|name| {
+            !exclude.contains(&name.as_str())
+                && !design
+                    .row_key
+                    .template
+                    .placeholders()
+                    .any(|(f, _)| f == name)
+        })
+        .collect();
+    let lower = |name: &str| name.to_ascii_lowercase();
+    OWNERS
+        .iter()
+        .find_map(|w| candidates.iter().find(|n| lower(n).contains(w)))
+        .or_else(|| {
+            candidates.iter().find(|n| {
+                let n = lower(n);
+                n.ends_with("_id") || n.ends_with("id") && n.len() > 2
+            })
+        })
+        .cloned()
+}
+
 /// The rule with this code or name (case-insensitive).
 pub fn find(code_or_name: &str) -> Option<&'static Rule> {
     all().iter().copied().find(|r| {
         r.code.eq_ignore_ascii_case(code_or_name) || r.name.eq_ignore_ascii_case(code_or_name)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::spreading_field;
+
+    fn design(fields: &str) -> table_derive_internals::Design {
+        let text = format!(
+            "#[table(name = \"T\", partition_key = \"p\", row_key = \"{{id}}\")] struct T {{ {fields} }}"
+        );
+        let input: syn::DeriveInput = syn::parse_str(&text).unwrap();
+        table_derive_internals::Design::from_derive_input(&input).unwrap()
+    }
+
+    #[test]
+    fn the_suggested_field_is_one_the_struct_has() {
+        let d = design("id: u32, total: i64, customer_id: String, at: time::OffsetDateTime");
+        assert_eq!(spreading_field(&d, &[]).as_deref(), Some("customer_id"));
+        // Not the RowKey's field, not a bare `id`.
+        let d = design("id: u32, user_id: u32");
+        assert_eq!(spreading_field(&d, &["user_id"]), None);
+        // An owner's field comes before an id of the row itself.
+        let d = design("order_id: u32, device_name: String");
+        assert_eq!(spreading_field(&d, &[]).as_deref(), Some("device_name"));
+        // Without an owner, any id the caller doesn't exclude.
+        assert_eq!(
+            spreading_field(&d, &["device_name"]).as_deref(),
+            Some("order_id")
+        );
+        // Times, floats, flags, bytes and optional fields can't lead a key.
+        let d = design(
+            "id: u32, at: time::OffsetDateTime, score: f64, ok: bool, user_id: Option<String>",
+        );
+        assert_eq!(spreading_field(&d, &[]), None);
+    }
 }

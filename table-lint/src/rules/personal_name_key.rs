@@ -92,13 +92,23 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
         if lists_ids {
             continue;
         }
-        let id = design
+        let id_field = design
             .fields
             .iter()
             .map(|f| f.ident.to_string())
-            .find(|f| !is_name(f) && (f == "id" || f.ends_with("_id")))
-            .map(|f| format!("`{f}`"))
-            .unwrap_or_else(|| "a stable unique id".to_owned());
+            .find(|f| !is_name(f) && (f == "id" || f.ends_with("_id")));
+        let names = fields
+            .iter()
+            .map(|f| format!("{{{f}}}"))
+            .collect::<Vec<_>>()
+            .join("_");
+        let (id, index_key) = match &id_field {
+            Some(f) => (format!("`{f}`"), format!("`{names}_{{{f}}}`")),
+            None => (
+                "a stable unique id".to_owned(),
+                format!("`{names}_` and that id"),
+            ),
+        };
         out.push(Finding::new(
             k.key.span,
             format!(
@@ -107,7 +117,7 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
                 k.key.template.text,
                 fields.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
             ),
-            format!("end the key with {id} so it is unique, and keep the name as a property or in an index copy keyed `{{name}}_{{id}}`"),
+            format!("end the key with {id} so it is unique, and keep the name as a property or in an index copy keyed {index_key}"),
         ));
     }
 }

@@ -62,7 +62,9 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
     let design = ctx.design;
     let pk = &design.partition_key;
     let mut kinds = Vec::new();
+    let mut fields = Vec::new();
     for (field, format) in pk.template.placeholders() {
+        fields.push(field);
         match grows(design, field, format) {
             Some(kind) => kinds.push(format!("`{field}` is {kind}")),
             None => return,
@@ -79,6 +81,11 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
             kinds.join(", "),
             design.ident
         ),
-        "lead the PartitionKey with a field that spreads writes (a device, a tenant) and keep the time in the RowKey",
+        match super::spreading_field(design, &fields) {
+            Some(spread) => format!(
+                "lead the PartitionKey with a field that spreads writes, such as `{{{spread}}}`, and keep the time in the RowKey"
+            ),
+            None => "lead the PartitionKey with a field that spreads writes (a device, a tenant) and keep the time in the RowKey".to_owned(),
+        },
     ));
 }

@@ -90,7 +90,14 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
                         name.ends_with("id") || name.contains("seq")
                     }
             })
-            .map(|f| format!("`{}`", f.ident))
+            .map(|f| f.ident.to_string());
+        let example = format!(
+            "{}_{{{}}}",
+            k.key.template.text,
+            tie.as_deref().unwrap_or("…")
+        );
+        let tie = tie
+            .map(|f| format!("`{f}`"))
             .unwrap_or_else(|| "a GUID or sequence number".to_owned());
         out.push(Finding::new(
             k.key.span,
@@ -98,10 +105,7 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
                 "{} `{}` is only the instant `{time}`: {consequence}",
                 k.label, k.key.template.text
             ),
-            format!(
-                "append a tie-breaker after the time: {tie}, e.g. `\"{}_{{…}}\"`",
-                k.key.template.text
-            ),
+            format!("append a tie-breaker after the time: {tie}, e.g. `\"{example}\"`"),
         ));
     }
 }

@@ -110,9 +110,14 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
                         k.label,
                         k.key.template.text
                     ),
-                    format!(
-                        "lead the PartitionKey with a field that spreads the load, then a bucket (`{{device_id}}_{{{field}:date}}` for a device), and keep the instant in the RowKey"
-                    ),
+                    match super::spreading_field(design, &[field]) {
+                        Some(spread) => format!(
+                            "lead the PartitionKey with a field that spreads the load, then a bucket (`{{{spread}}}_{{{field}:date}}`), and keep the instant in the RowKey"
+                        ),
+                        None => format!(
+                            "lead the PartitionKey with a field that spreads the load (a device, a tenant), then a bucket (`{{{field}:date}}` after it), and keep the instant in the RowKey"
+                        ),
+                    },
                 ),
                 _ => continue,
             };
