@@ -466,6 +466,7 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
     let facts = rules::FileFacts {
         enums: scan.enums.clone(),
         inserts: scan.inserts,
+        writes: scan.writes,
         limited_reads: scan
             .filters
             .iter()

@@ -180,3 +180,44 @@ fn collisions_are_graded_by_the_values_they_take() {
         .replace("title: String,", "title: String, kind: String,");
     assert_eq!(findings(&kinds), [("TK011", Severity::Error)]);
 }
+
+/// TK017 by what the file shows of writes: an insert makes it a warning, upserts and updates
+/// alone silence it (one row per instant is then often the point), and a file with no write at
+/// all (a model kept apart from the code that stores it) gets a note.
+#[test]
+fn a_time_only_row_key_is_graded_by_the_writes_in_view() {
+    use table_lint::diagnostic::Severity;
+    use table_lint::source::SourceFile;
+    let tk017 = |code: &str| {
+        let text = format!(
+            "#[derive(TableEntity)]\n#[table(name = \"Readings\", partition_key = \"{{device_id}}\", row_key = \"{{at:inverted_ticks}}\")]\n\
+             struct Reading {{ device_id: String, at: time::OffsetDateTime, celsius: f64 }}\n{code}\n"
+        );
+        let report = table_lint::lint::lint_sources(
+            vec![SourceFile {
+                path: "readings.rs".into(),
+                text,
+            }],
+            &Config::default(),
+        );
+        report
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == "TK017")
+            .map(|d| d.severity)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        tk017("async fn f(t: &T, r: &Reading) { t.insert(r).await; }"),
+        [Severity::Warning]
+    );
+    assert_eq!(
+        tk017("async fn f(t: &T, r: &Reading) { t.upsert(r).await; }"),
+        []
+    );
+    assert_eq!(
+        tk017("async fn f(t: &T, r: &Reading) { t.update_merge(r).await; }"),
+        []
+    );
+    assert_eq!(tk017(""), [Severity::Note]);
+}

@@ -145,6 +145,8 @@ pub struct FileFacts {
     pub enums: Vec<(String, usize)>,
     /// Whether the file inserts entities.
     pub inserts: bool,
+    /// Whether the file writes entities in any way (inserts, upserts, updates, batches).
+    pub writes: bool,
     /// The queries of the file limited to their first rows (`.top(n)`), with the tables the
     /// code around them names.
     pub limited_reads: Vec<LimitedRead>,

@@ -24,7 +24,9 @@ Ticks are 100 ns, but clocks are coarser (often 1 to 15 ms), and two processes, 
 retries write in the same tick more often than it seems. Two entities of one partition with the
 same instant have the same key: an insert fails with 409 `EntityAlreadyExists`. The rule looks
 at designs whose file inserts entities (calls something named `insert…`, `add_entity` or
-`create_entity`): an upsert of one instant is often meant to land on one row.
+`create_entity`). A file that writes only by upserts, updates, merges or batches is left alone:
+an upsert of one instant is often meant to land on one row. A file that shows no write at all
+(the design kept apart from the code that stores it) gets a note, not a warning.
 
 ## Example
 ```rust
@@ -43,8 +45,11 @@ a time-ordered RowKey needs a tie-breaker."#,
 };
 
 fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
-    // On an insert path only: an upsert of one instant is often meant to land on one row.
-    if !ctx.file.inserts {
+    // On an insert path a warning. A file that writes only by upserts and updates is left
+    // alone: an upsert of one instant is often meant to land on one row. A file that shows no
+    // write at all (a model kept apart from the code that stores it) gets a note.
+    let writes_elsewhere = !ctx.file.inserts && !ctx.file.writes;
+    if !ctx.file.inserts && !writes_elsewhere {
         return;
     }
     let design = ctx.design;
@@ -99,13 +104,24 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
         let tie = tie
             .map(|f| format!("`{f}`"))
             .unwrap_or_else(|| "a GUID or sequence number".to_owned());
-        out.push(Finding::new(
+        let finding = Finding::new(
             k.key.span,
             format!(
-                "{} `{}` is only the instant `{time}`: {consequence}",
-                k.label, k.key.template.text
+                "{} `{}` is only the instant `{time}`: {}{consequence}",
+                k.label,
+                k.key.template.text,
+                if writes_elsewhere {
+                    "if entities are inserted (this file shows no write), "
+                } else {
+                    ""
+                }
             ),
             format!("append a tie-breaker after the time: {tie}, e.g. `\"{example}\"`"),
-        ));
+        );
+        out.push(if writes_elsewhere {
+            finding.as_note()
+        } else {
+            finding
+        });
     }
 }

@@ -87,6 +87,9 @@ pub struct Scan {
     /// Whether the file inserts entities (calls something named `insert…`, `add_entity` or
     /// `create_entity`).
     pub inserts: bool,
+    /// Whether the file writes entities in any way: inserts, or calls something named
+    /// `upsert…`, `update…`, `merge…`, `replace…`, `submit_transaction` or `execute_batch`.
+    pub writes: bool,
 }
 
 /// A file that does not lex: where, and proc-macro2's message for it.
@@ -114,6 +117,15 @@ thread_local! {
 
 /// A reused token array bigger than this (16 MiB) is freed after its file.
 const KEEP_TOKENS: usize = 1 << 20;
+
+/// Whether an identifier names a write other than an insert (see [`Scan::writes`]).
+pub(crate) fn writes(word: &str) -> bool {
+    ["upsert", "update", "merge", "replace"]
+        .iter()
+        .any(|w| word.starts_with(w))
+        || word == "submit_transaction"
+        || word == "execute_batch"
+}
 
 /// Scans a file's text: it is lexed whole, and only the items that derive `TableEntity` are
 /// parsed. A lexing error (an unbalanced delimiter, an unterminated string) is returned.
@@ -665,6 +677,9 @@ impl<'s> Visitor<'s> {
             } else if word.starts_with("insert") || word == "add_entity" || word == "create_entity"
             {
                 self.scan.inserts = true;
+                self.scan.writes = true;
+            } else if writes(word) {
+                self.scan.writes = true;
             } else if t.is_punct(i + 1, n, b':')
                 && !path_sep(t, i + 1, n)
                 && let Some(at) = t
@@ -1462,7 +1477,10 @@ mod tests {
                 f.unit_test
             ));
         }
-        out.push(format!("enums {:?} inserts {}", found.enums, found.inserts));
+        out.push(format!(
+            "enums {:?} inserts {} writes {}",
+            found.enums, found.inserts, found.writes
+        ));
         out.join("\n")
     }
 
@@ -1508,7 +1526,10 @@ mod tests {
                 f.unit_test
             ));
         }
-        out.push(format!("enums {:?} inserts {}", found.enums, found.inserts));
+        out.push(format!(
+            "enums {:?} inserts {} writes {}",
+            found.enums, found.inserts, found.writes
+        ));
         out.join("\n")
     }
 

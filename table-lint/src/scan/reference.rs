@@ -48,6 +48,9 @@ pub struct Scan {
     /// Whether the file inserts entities (calls something named `insert…`, `add_entity` or
     /// `create_entity`).
     pub inserts: bool,
+    /// Whether the file writes entities in any way: inserts, or calls something named
+    /// `upsert…`, `update…`, `merge…`, `replace…`, `submit_transaction` or `execute_batch`.
+    pub writes: bool,
 }
 
 /// Scans a file's text: it is lexed whole, and only the items that derive `TableEntity` are
@@ -262,6 +265,9 @@ impl Visitor {
                         || word == "create_entity"
                     {
                         self.scan.inserts = true;
+                        self.scan.writes = true;
+                    } else if super::writes(&word) {
+                        self.scan.writes = true;
                     } else if let (Some(TokenTree::Punct(colon)), Some(ty)) =
                         (tokens.get(i + 1), tokens.get(i + 2..))
                         && colon.as_char() == ':'
