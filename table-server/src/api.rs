@@ -399,7 +399,12 @@ async fn query_entities<B: Backend>(
         // that a table that does not exist is still TableNotFound.
         query.top = Some(1);
         backend.visit_page(table, &query, |_| ()).await?;
-        let writer = format::PageWriter::new(selected.as_deref(), level, req.place(table));
+        let writer = format::PageWriter::as_asked(
+            selected.as_deref(),
+            req.target.param("$select"),
+            level,
+            req.place(table),
+        );
         return Ok(Answer::json(StatusCode::OK, level, writer.finish()));
     }
     query.continuation = req.target.param("NextPartitionKey").map(|pk| Continuation {
@@ -411,7 +416,12 @@ async fn query_entities<B: Backend>(
             .unwrap_or_default(),
     });
     // The page is written as the store hands out its entities, without copying them out.
-    let mut writer = format::PageWriter::new(selected.as_deref(), level, req.place(table));
+    let mut writer = format::PageWriter::as_asked(
+        selected.as_deref(),
+        req.target.param("$select"),
+        level,
+        req.place(table),
+    );
     let page = backend
         .visit_page(table, &query, |entity| writer.push(entity))
         .await?;

@@ -1393,6 +1393,26 @@ fn answers_are_written_as_the_service_writes_them() {
             .ends_with("#Shape&$select=")
     );
     assert_eq!(page_json["value"][0]["ratio"], 3.1);
+    // A `$select` is repeated as it was written, not as its names were read.
+    let spaced = raw(
+        &server,
+        "GET",
+        "/devstoreaccount1/Shape()?$select=ratio%2C%20RowKey&$top=1",
+        &accept,
+        b"",
+        true,
+    )
+    .json();
+    assert!(
+        spaced["odata.metadata"]
+            .as_str()
+            .unwrap()
+            .ends_with("#Shape&$select=ratio,%20RowKey"),
+        "{spaced}"
+    );
+    assert_eq!(spaced["value"][0]["RowKey"], "r");
+    assert_eq!(spaced["value"][0]["ratio"], 3.1);
+    assert!(spaced["value"][0].get("evenratio").is_none(), "{spaced}");
     // Continuations are padded as the service pads them.
     let next = page.header("x-ms-continuation-NextRowKey").unwrap();
     assert!(next.starts_with("1!") && !next.contains('='), "{next}");

@@ -355,6 +355,17 @@ pub fn entity_document(
 /// The most entities a page holds.
 const PAGE_SIZE: usize = 1000;
 
+/// What `odata.metadata` percent-encodes of a `$select` it repeats: controls, space, and the
+/// characters a URL fragment can't hold.
+const SELECT_ECHO: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'#')
+    .add(b'%')
+    .add(b'<')
+    .add(b'>')
+    .add(b'`');
+
 /// The body of a query page, `{"odata.metadata":…,"value":[…]}`, written one entity at a time
 /// as the store hands them out.
 pub struct PageWriter<'a> {
@@ -371,12 +382,29 @@ impl<'a> PageWriter<'a> {
     /// `odata.metadata` (`…/$metadata#Orders&$select=PartitionKey,Total`) as the service writes
     /// it, and an empty one (`$select=`, `$select=%20`) selects every property.
     pub fn new(select: Option<&'a [String]>, level: Metadata, place: Place<'a>) -> PageWriter<'a> {
+        let asked = select.map(|names| names.join(","));
+        PageWriter::as_asked(select, asked.as_deref(), level, place)
+    }
+
+    /// Starts a page whose `odata.metadata` repeats `$select` as the request wrote it, `asked`
+    /// (its query value, decoded), as the service does: trimmed, and with the characters a URL
+    /// can't hold percent-encoded (`$select=age%2C%20sex` comes back `&$select=age,%20sex`).
+    pub fn as_asked(
+        select: Option<&'a [String]>,
+        asked: Option<&str>,
+        level: Metadata,
+        place: Place<'a>,
+    ) -> PageWriter<'a> {
         let mut out = Vec::with_capacity(4096);
         out.push(b'{');
         let mut first = true;
-        match select {
-            Some(names) => {
-                let what = format!("{}&$select={}", place.table, names.join(","));
+        match asked {
+            Some(text) => {
+                let what = format!(
+                    "{}&$select={}",
+                    place.table,
+                    percent_encoding::utf8_percent_encode(text.trim(), SELECT_ECHO)
+                );
                 metadata_member(&mut out, &mut first, level, place.base, &what);
             }
             None => metadata_member(&mut out, &mut first, level, place.base, place.table),
