@@ -21,7 +21,10 @@ grain, which can be wrong for the key it is in:
   format (`"{at:date}"`): a bucket where a row needs an instant;
 - in a PartitionKey (the entity's or an index's), a placeholder of an `OffsetDateTime` or
   `DateTime` field written as an instant: the default format, `iso`, `ticks` or
-  `inverted_ticks` (`"{at}"`, `"{at:iso}"`).
+  `inverted_ticks` (`"{at}"`, `"{at:iso}"`). A field whose name says it holds a rounded time
+  (`bucket`, `window_start`, `period`, `slot`, `interval`, `rounded_at`, `truncated_at`) is
+  taken as the bucket it names: the code rounds it before it is stored (a five-minute window
+  written as ticks), which the grammar's `date` and `hour` formats can't express.
 
 ## Why it is bad
 A RowKey bucket gives every row of the same day or hour the same segment: they lose their order
@@ -50,6 +53,24 @@ partition."#,
     options: &[],
     check: Check::Entity(check),
 };
+
+/// Whether a time field's name says it holds a time already rounded to a period (`bucket`,
+/// `window_start`, `period`, `slot`, `interval`, `rounded_at`, `truncated_at`): written whole,
+/// it is a bucket, not an instant.
+fn names_a_bucket(field: &str) -> bool {
+    let name = field.to_ascii_lowercase();
+    [
+        "bucket",
+        "window",
+        "period",
+        "slot",
+        "interval",
+        "rounded",
+        "truncated",
+    ]
+    .iter()
+    .any(|w| name.contains(w))
+}
 
 fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
     let design = ctx.design;
@@ -99,7 +120,7 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
                     | SegmentFormat::Iso
                     | SegmentFormat::Ticks
                     | SegmentFormat::InvertedTicks,
-                ) if f.kind == TypeKind::Time => (
+                ) if f.kind == TypeKind::Time && !names_a_bucket(field) => (
                     format!(
                         "`{{{field}{}}}` in {} `{}` is an instant: every moment gets a partition of its own",
                         if *format == SegmentFormat::Default {
