@@ -10,7 +10,7 @@
 //! batch (at most 100). ReadRecentMetrics reads the host's samples newer than
 //! `ScaleMetricsMaxAge` as a RowKey range in its partition, then groups them by `MonitorId`.
 
-use table_runtime::{Query, TableEntity};
+use table_runtime::{Backend, Query, Table, TableEntity};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -44,4 +44,9 @@ fn recent_metrics(host_id: &str, cutoff_inverted_ticks: &str) -> Query {
         host_id, cutoff_inverted_ticks
     ))
     .unwrap()
+}
+
+/// WriteMetricsAsync: every sample is a `TableTransactionActionType.Add`.
+async fn write_sample<B: Backend>(metrics: &Table<'_, B, ScaleMetricsSample>, sample: &ScaleMetricsSample) {
+    let _ = metrics.insert(sample).await;
 }

@@ -12,7 +12,7 @@
 //! calls the model, and adds the new messages together with the state row's update in one
 //! transaction (function-call loops are capped at 50 messages so the batch stays under 100).
 
-use table_runtime::{Query, TableEntity};
+use table_runtime::{Backend, Query, Table, TableEntity};
 use time::OffsetDateTime;
 
 #[derive(TableEntity)]
@@ -47,4 +47,10 @@ struct ChatMessageTableEntity {
 /// LoadChatStateAsync(id) and the reset in CreateAssistantAsync: the assistant's partition.
 fn chat_state(assistant_id: &str) -> Query {
     Query::filter(&format!("PartitionKey eq '{}'", assistant_id)).unwrap()
+}
+
+/// CreateAssistantAsync / PostMessageAsync: new messages are `Add` actions of the turn's
+/// transaction (the state row is added, then merged).
+async fn add_message<B: Backend>(chat: &Table<'_, B, ChatMessageTableEntity>, message: &ChatMessageTableEntity) {
+    let _ = chat.insert(message).await;
 }

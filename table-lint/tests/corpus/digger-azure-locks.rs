@@ -8,7 +8,7 @@
 //! `transaction_id` (the pull request number); `EntityAlreadyExists` means someone else holds
 //! it. Unlock: `DeleteEntity("digger", resource)`. GetLock: a filter for the one row.
 
-use table_runtime::{Query, TableEntity};
+use table_runtime::{Backend, Query, Table, TableEntity};
 
 #[derive(TableEntity)]
 #[table(name = "DIGGERLOCK", partition_key = "digger", row_key = "{resource}")]
@@ -22,4 +22,9 @@ struct ProjectLock {
 /// GetLock(resource).
 fn get_lock(resource: &str) -> Query {
     Query::filter(&format!("PartitionKey eq 'digger' and RowKey eq '{}'", resource)).unwrap()
+}
+
+/// Lock: `AddEntity`; `EntityAlreadyExists` means the lock is held.
+async fn lock<B: Backend>(locks: &Table<'_, B, ProjectLock>, lock: &ProjectLock) {
+    let _ = locks.insert(lock).await;
 }

@@ -9,7 +9,7 @@
 //! `sequencenumber` and `offset` (strings); updateCheckpoint upserts it. listOwnership and
 //! listCheckpoints read one consumer group's partition of each kind. The table is the caller's.
 
-use table_runtime::{Query, TableEntity};
+use table_runtime::{Backend, Query, Table, TableEntity};
 
 #[derive(TableEntity)]
 #[table(
@@ -54,4 +54,14 @@ fn list_ownership(namespace: &str, hub: &str, group: &str) -> Query {
 /// listCheckpoints(namespace, hub, group).
 fn list_checkpoints(namespace: &str, hub: &str, group: &str) -> Query {
     Query::filter(&format!("PartitionKey eq '{} {} {} Checkpoint'", namespace, hub, group)).unwrap()
+}
+
+/// claimOwnership without an ETag: `createEntity` (a conflict means another processor won).
+async fn claim_new<B: Backend>(ownership: &Table<'_, B, PartitionOwnershipEntity>, row: &PartitionOwnershipEntity) {
+    let _ = ownership.insert(row).await;
+}
+
+/// updateCheckpoint: `upsertEntity`.
+async fn update_checkpoint<B: Backend>(checkpoints: &Table<'_, B, CheckpointEntity>, row: &CheckpointEntity) {
+    let _ = checkpoints.upsert(row).await;
 }

@@ -17,7 +17,7 @@
 //! device id is only inside it). The binding inserts, so a second message in the same
 //! millisecond fails the invocation. The tutorial reads the table with Storage Explorer only.
 
-use table_runtime::TableEntity;
+use table_runtime::{Backend, Table, TableEntity};
 use time::OffsetDateTime;
 
 #[derive(TableEntity)]
@@ -27,4 +27,9 @@ struct DeviceMessage {
     received_at: OffsetDateTime,
     /// `JSON.stringify(iotHubMessage)`.
     message: String,
+}
+
+/// The function's `outputTable` binding inserts each message.
+async fn store_message<B: Backend>(device_data: &Table<'_, B, DeviceMessage>, message: &DeviceMessage) {
+    let _ = device_data.insert(message).await;
 }

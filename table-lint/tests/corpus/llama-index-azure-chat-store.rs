@@ -11,7 +11,7 @@
 //! `add_message` reads that row for the next index and upserts it again after every message;
 //! `get_keys` lists every chat by reading the metadata partition.
 
-use table_runtime::{Query, TableEntity};
+use table_runtime::{Backend, Query, Table, TableEntity};
 
 #[derive(TableEntity)]
 #[table(name = "ChatMessages", partition_key = "{key}", row_key = "{index:010}")]
@@ -44,4 +44,15 @@ fn messages_of(key: &str) -> Query {
 /// aget_keys(): every chat's metadata row, in the single metadata partition.
 fn all_chat_keys() -> Query {
     Query::filter("PartitionKey eq 'ChatMessages'").unwrap()
+}
+
+/// add_message: `create_entity` of the message, then `upsert_entity` (merge) of the metadata.
+async fn add_message<B: Backend>(
+    messages: &Table<'_, B, ChatMessageRow>,
+    metadata: &Table<'_, B, ChatMetadata>,
+    message: &ChatMessageRow,
+    count: &ChatMetadata,
+) {
+    let _ = messages.insert(message).await;
+    let _ = metadata.upsert(count).await;
 }

@@ -10,7 +10,7 @@
 //! writes it with InsertOrMerge, under an in-process semaphore. The table name is the
 //! application's choice.
 
-use table_runtime::{Query, TableEntity};
+use table_runtime::{Backend, Query, Table, TableEntity};
 
 #[derive(TableEntity)]
 #[table(name = "RabbitMqDuplicates", partition_key = "{hash}_PK", row_key = "{hash}")]
@@ -23,4 +23,9 @@ struct DuplicateEntity {
 /// RecordExistsAsync(entity): the row's point read.
 fn duplicate_exists(hash: &str) -> Query {
     Query::filter(&format!("(PartitionKey eq '{}_PK') and (RowKey eq '{}')", hash, hash)).unwrap()
+}
+
+/// AddAsync: `InsertOrMergeAsync(entity)` after the existence check found nothing.
+async fn remember<B: Backend>(duplicates: &Table<'_, B, DuplicateEntity>, entity: &DuplicateEntity) {
+    let _ = duplicates.upsert(entity).await;
 }

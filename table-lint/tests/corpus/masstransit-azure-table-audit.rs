@@ -13,7 +13,7 @@
 //! `Consume` record with the same send time. The store only writes; the audit is read by users
 //! with their own queries.
 
-use table_runtime::TableEntity;
+use table_runtime::{Backend, Table, TableEntity};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -49,4 +49,9 @@ struct AuditRecord {
     headers: String,
     /// JSON of the message.
     message: String,
+}
+
+/// StoreMessage: `TableOperation.InsertOrMerge(auditRecord)` for every audited message.
+async fn store_message<B: Backend>(audit: &Table<'_, B, AuditRecord>, record: &AuditRecord) {
+    let _ = audit.upsert(record).await;
 }

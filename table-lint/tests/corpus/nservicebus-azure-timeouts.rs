@@ -16,7 +16,7 @@
 //! without a last read it filters the whole table by the owning endpoint. `RemoveTimeoutBy(sagaId)`
 //! reads the saga's partition; `Peek`, `TryRemove` and the existence checks are point reads.
 
-use table_runtime::{Query, TableEntity};
+use table_runtime::{Backend, Query, Table, TableEntity};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -79,4 +79,17 @@ fn one_copy(partition_key: &str, row_key: &str) -> Query {
 /// TryGetLastSuccessfulRead: the endpoint instance's row.
 fn last_successful_read(endpoint_instance: &str) -> Query {
     Query::filter(&format!("PartitionKey eq '{}'", endpoint_instance)).unwrap()
+}
+
+/// Add: `AddObject` of the copies that a point read does not find, then `SaveChanges`.
+async fn add_timeout<B: Backend>(timeouts: &Table<'_, B, TimeoutDataEntity>, timeout: &TimeoutDataEntity) {
+    let _ = timeouts.insert(timeout).await;
+}
+
+/// UpdateSuccessfulRead: the endpoint instance's row is added or updated.
+async fn update_successful_read<B: Backend>(
+    managers: &Table<'_, B, TimeoutManagerDataEntity>,
+    row: &TimeoutManagerDataEntity,
+) {
+    let _ = managers.upsert(row).await;
 }

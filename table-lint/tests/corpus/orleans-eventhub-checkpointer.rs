@@ -8,7 +8,7 @@
 //! per Event Hubs partition: `Load` reads its row by both keys, `Update` upserts it when the offset
 //! changed, at most once per `PersistInterval` (a minute by default) and never two at once.
 
-use table_runtime::{Query, TableEntity};
+use table_runtime::{Backend, Query, Table, TableEntity};
 
 #[derive(TableEntity)]
 #[table(
@@ -29,4 +29,9 @@ struct EventHubPartitionCheckpointEntity {
 /// Load(): `ReadSingleTableEntryAsync(PartitionKey, RowKey)`.
 fn load(partition_key: &str, row_key: &str) -> Query {
     Query::filter(&format!("(PartitionKey eq '{}') and (RowKey eq '{}')", partition_key, row_key)).unwrap()
+}
+
+/// Update: `UpsertTableEntryAsync(entity)`, at most once per persist interval.
+async fn save<B: Backend>(checkpoints: &Table<'_, B, EventHubPartitionCheckpointEntity>, entity: &EventHubPartitionCheckpointEntity) {
+    let _ = checkpoints.upsert(entity).await;
 }

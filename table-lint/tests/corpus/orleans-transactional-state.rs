@@ -12,7 +12,7 @@
 //! inserts and the key row's ETag-checked update as entity group transactions of at most 100
 //! operations, every batch including the key row.
 
-use table_runtime::{Query, TableEntity};
+use table_runtime::{Backend, Query, Table, TableEntity};
 use time::OffsetDateTime;
 
 #[derive(TableEntity)]
@@ -39,8 +39,9 @@ struct StateEntity {
     grain_id: String,
     service_id: String,
     state_name: String,
-    /// A positive `long`; the original writes it as 16 hex digits.
-    #[table(max = 9_223_372_036_854_775_807)]
+    /// A positive `long`; the original writes it as 16 hex digits and keeps it only in the
+    /// RowKey (stored as text here: no EDM type holds every u64).
+    #[table(as_string, max = 9_223_372_036_854_775_807)]
     sequence_id: u64,
     transaction_id: String,
     transaction_timestamp: OffsetDateTime,
@@ -62,4 +63,9 @@ fn read_states(partition: &str) -> Query {
         partition
     ))
     .unwrap()
+}
+
+/// Store: a new pending state is an `Add` action of the batch that also writes the key row.
+async fn prepare_state<B: Backend>(states: &Table<'_, B, StateEntity>, state: &StateEntity) {
+    let _ = states.insert(state).await;
 }

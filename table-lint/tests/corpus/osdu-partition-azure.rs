@@ -11,7 +11,7 @@
 //! partitionExists looks for the `id` row by `RowKey eq 'id'` and `value eq <partitionId>`
 //! (`queryByCompoundKey`), without the PartitionKey.
 
-use table_runtime::{Query, TableEntity};
+use table_runtime::{Backend, Query, Table, TableEntity};
 
 #[derive(TableEntity)]
 #[table(name = "PartitionInfo", partition_key = "{partition_id}", row_key = "{name}")]
@@ -33,4 +33,9 @@ fn partition_properties(partition_id: &str) -> Query {
 /// partitionExists → queryById: `queryByCompoundKey(RowKey, "id", value, partitionId)`.
 fn partition_exists(partition_id: &str) -> Query {
     Query::filter(&format!("(RowKey eq 'id') and (value eq '{}')", partition_id)).unwrap()
+}
+
+/// addPartition: `insertOrReplace` of every row in one `TableBatchOperation`.
+async fn add_property<B: Backend>(partitions: &Table<'_, B, PartitionEntity>, row: &PartitionEntity) {
+    let _ = partitions.upsert(row).await;
 }
