@@ -4,6 +4,7 @@ use table_derive_internals::Design;
 use table_derive_internals::ast::TypeKind;
 use table_derive_internals::template::SegmentFormat;
 
+use super::keys::{self, KeyRole};
 use super::{Check, EntityContext, Finding, Level, Rule};
 
 /// The rule.
@@ -17,7 +18,9 @@ pub static RULE: Rule = Rule {
 A `partition_key` whose every placeholder is a time (an `OffsetDateTime` or `DateTime` field, or a
 `ticks`, `inverted_ticks`, `iso`, `date` or `hour` format) or an integer that only grows: an
 integer field whose name contains `seq`, `sequence`, `counter` or `increment`. Literal text
-beside them does not change anything: `"day_{at:date}"` is flagged.
+beside them does not change anything: `"day_{at:date}"` is flagged. The PartitionKey of an
+index copy in another partition is judged the same way: `index(partition_key = "{due:hour}", …)`
+writes every copy of the hour into one partition just as the entity's own key would.
 
 ## Why it is bad
 Values that only grow put every insert of a given moment into the same partition, the newest
@@ -60,32 +63,86 @@ fn grows(design: &Design, field: &str, format: SegmentFormat) -> Option<&'static
 
 fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
     let design = ctx.design;
-    let pk = &design.partition_key;
-    let mut kinds = Vec::new();
-    let mut fields = Vec::new();
-    for (field, format) in pk.template.placeholders() {
-        fields.push(field);
-        match grows(design, field, format) {
-            Some(kind) => kinds.push(format!("`{field}` is {kind}")),
-            None => return,
+    for k in keys::all(design)
+        .into_iter()
+        .filter(|k| k.role == KeyRole::Partition)
+    {
+        let mut kinds = Vec::new();
+        let mut fields = Vec::new();
+        let mut only_growing = true;
+        for (field, format) in k.key.template.placeholders() {
+            fields.push(field);
+            match grows(design, field, format) {
+                Some(kind) => kinds.push(format!("`{field}` is {kind}")),
+                None => only_growing = false,
+            }
         }
-    }
-    if kinds.is_empty() {
-        return;
-    }
-    out.push(Finding::new(
-        pk.span,
-        format!(
-            "PartitionKey `{}` only grows ({}): every new `{}` is written to the newest partition",
-            pk.template.text,
-            kinds.join(", "),
-            design.ident
-        ),
-        match super::spreading_field(design, &fields) {
-            Some(spread) => format!(
-                "lead the PartitionKey with a field that spreads writes, such as `{{{spread}}}`, and keep the time in the RowKey"
+        if !only_growing || kinds.is_empty() {
+            continue;
+        }
+        let what = match k.index {
+            None => format!("`{}`", design.ident),
+            Some(index) => format!("copy of `{}` (index `{index}`)", design.ident),
+        };
+        out.push(Finding::new(
+            k.key.span,
+            format!(
+                "{} `{}` only grows ({}): every new {what} is written to the newest partition",
+                k.label,
+                k.key.template.text,
+                kinds.join(", "),
             ),
-            None => "lead the PartitionKey with a field that spreads writes (a device, a tenant) and keep the time in the RowKey".to_owned(),
-        },
-    ));
+            match super::spreading_field(design, &fields) {
+                Some(spread) => format!(
+                    "lead the PartitionKey with a field that spreads writes, such as `{{{spread}}}`, and keep the time in the RowKey"
+                ),
+                None => "lead the PartitionKey with a field that spreads writes (a device, a tenant) and keep the time in the RowKey".to_owned(),
+            },
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::Config;
+    use crate::lint::lint_sources;
+    use crate::source::SourceFile;
+
+    fn found(text: &str) -> Vec<String> {
+        let sources = vec![SourceFile {
+            path: "s.rs".into(),
+            text: text.to_owned(),
+        }];
+        lint_sources(sources, &Config::default())
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.code == "TK003")
+            .map(|d| d.message)
+            .collect()
+    }
+
+    /// An index copy partitioned by a time bucket alone takes the newest partition's writes.
+    #[test]
+    fn index_partition_keys_made_of_times_are_found() {
+        let found = found(
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "Timeouts", partition_key = "{id}", row_key = "timeout")]
+            #[table(index(name = "by_due_hour", partition_key = "due_{due:hour}", row_key = "{id}", eventual))]
+            #[table(index(name = "by_owner", partition_key = "{owner}", row_key = "{due:iso}_{id}", eventual))]
+            struct Timeout { id: String, owner: String, due: OffsetDateTime }
+            "#,
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].starts_with("PartitionKey of index `by_due_hour` `due_{due:hour}` only grows"),
+            "{}",
+            found[0]
+        );
+        assert!(
+            found[0].contains("copy of `Timeout` (index `by_due_hour`)"),
+            "{}",
+            found[0]
+        );
+    }
 }
