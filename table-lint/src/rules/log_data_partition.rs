@@ -1,5 +1,6 @@
 //! TK014 `log-data-partition`: log-like data partitioned by nothing but a time bucket.
 
+use table_derive_internals::Design;
 use table_derive_internals::ast::TypeKind;
 use table_derive_internals::template::SegmentFormat;
 
@@ -16,12 +17,14 @@ pub static RULE: Rule = Rule {
     pattern: "log data anti-pattern",
     summary: "log-shaped data (by name, log fields, or time-ordered rows) whose PartitionKey is only a date or hour bucket",
     docs: r#"## What it flags
-Log-like data, recognised by name or by shape: a struct or table name containing `Log`, `Event`,
-`Audit` or `Trace` (in any case); or the fields of a log record (two of `message`, `level`,
-`severity`, `exception`, `logger`, `category`, `event_id`, …); or a RowKey that orders rows by an
-instant (`ticks`, `inverted_ticks`, `iso`). It is flagged when its `partition_key` is made only
-of times, with or without literal text: date or hour buckets (`"{at:date}"`, `"logs_{at:hour}"`),
-or a time rounded by the writer and kept as ticks (`"{bucket:inverted_ticks}"`).
+Log-like data, recognised by name or by shape: a struct or table name with `Log`, `Event`,
+`Audit` or `Trace` as a word of its own (split at case changes, `_` and digits; `Logs`,
+`Logging`, `Events`, `Tracing` too, but not `Login` or `Catalog`); or the fields of a log record
+(two of `message`, `level`, `severity`, `exception`, `logger`, `category`, `event_id`, …); or a
+RowKey that orders rows by an instant (`ticks`, `inverted_ticks`, `iso`). It is flagged when its
+`partition_key` is made only of times, with or without literal text: date or hour buckets
+(`"{at:date}"`, `"logs_{at:hour}"`), or a time rounded by the writer and kept as ticks
+(`"{bucket:inverted_ticks}"`).
 
 ## Why it is bad
 Log data is written as it happens, so with the date or hour as the whole PartitionKey every
@@ -50,10 +53,66 @@ per period, deleted whole)."#,
     check: Check::Entity(check),
 };
 
-/// The log word a name holds, if any.
+/// The forms of the log words a name's word can take (`Logs`, `Logging`, `Events`, `Tracing`).
+const LOG_FORMS: [(&str, &str); 16] = [
+    ("log", "log"),
+    ("logs", "log"),
+    ("logging", "log"),
+    ("logger", "log"),
+    ("loggers", "log"),
+    ("logged", "log"),
+    ("event", "event"),
+    ("events", "event"),
+    ("audit", "audit"),
+    ("audits", "audit"),
+    ("auditing", "audit"),
+    ("audited", "audit"),
+    ("trace", "trace"),
+    ("traces", "trace"),
+    ("tracing", "trace"),
+    ("traced", "trace"),
+];
+
+/// The words of a name, split at `_`, digits and case changes (`NLogTable` is `N`, `Log`,
+/// `Table`; `AzureWebJobsHostLogs` ends with `Logs`), lowercased.
+fn words(name: &str) -> Vec<String> {
+    let chars: Vec<char> = name.chars().collect();
+    let mut out = Vec::new();
+    let mut word = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if !c.is_ascii_alphabetic() {
+            if !word.is_empty() {
+                out.push(std::mem::take(&mut word));
+            }
+            continue;
+        }
+        let prev = i.checked_sub(1).map(|j| chars[j]);
+        let next = chars.get(i + 1).copied();
+        let boundary = c.is_ascii_uppercase()
+            && prev.is_some_and(|p| {
+                p.is_ascii_lowercase()
+                    || (p.is_ascii_uppercase() && next.is_some_and(|n| n.is_ascii_lowercase()))
+            });
+        if boundary && !word.is_empty() {
+            out.push(std::mem::take(&mut word));
+        }
+        word.push(c.to_ascii_lowercase());
+    }
+    if !word.is_empty() {
+        out.push(word);
+    }
+    out
+}
+
+/// The log word a name holds as a word of its own, if any: `EventLog`, `AuditRecord`, `Logs`,
+/// `trace_entries`, but not `LoginAttempt` or `Catalog`.
 fn log_word(name: &str) -> Option<&'static str> {
-    let lower = name.to_ascii_lowercase();
-    LOG_WORDS.iter().copied().find(|w| lower.contains(w))
+    let words = words(name);
+    LOG_FORMS
+        .iter()
+        .find(|(form, _)| words.iter().any(|w| w == form))
+        .map(|&(_, word)| word)
+        .filter(|w| LOG_WORDS.contains(w))
 }
 
 /// Field names that log records carry.
@@ -78,6 +137,26 @@ const LOG_FIELDS: [&str; 12] = [
 fn log_shape(ctx: &EntityContext<'_>) -> Option<String> {
     let design = ctx.design;
     let ident = design.ident.to_string();
+    if let Some(why) = log_record(design) {
+        return Some(why);
+    }
+    let time_ordered = matches!(
+        design.row_key.template.placeholders().next(),
+        Some((
+            _,
+            SegmentFormat::Ticks | SegmentFormat::InvertedTicks | SegmentFormat::Iso
+        ))
+    );
+    time_ordered.then(|| {
+        format!("`{ident}` has the shape of log data (rows ordered by time within a time bucket)")
+    })
+}
+
+/// Why the design is a log record by what it says of itself: a struct or table name with a log
+/// word, or the fields of a log record (two of a message, a level, a severity, a logger, an
+/// exception, ...). Each such record is its own, whatever its keys.
+pub(super) fn log_record(design: &Design) -> Option<String> {
+    let ident = design.ident.to_string();
     if let Some(w) = log_word(&ident) {
         return Some(format!("`{ident}` looks like log data (`{w}`)"));
     }
@@ -93,21 +172,11 @@ fn log_shape(ctx: &EntityContext<'_>) -> Option<String> {
         .filter(|f| LOG_FIELDS.contains(&f.ident.to_string().to_ascii_lowercase().as_str()))
         .map(|f| format!("`{}`", f.ident))
         .collect();
-    if fields.len() >= 2 {
-        return Some(format!(
+    (fields.len() >= 2).then(|| {
+        format!(
             "`{ident}` has the shape of log data ({})",
             fields.join(", ")
-        ));
-    }
-    let time_ordered = matches!(
-        design.row_key.template.placeholders().next(),
-        Some((
-            _,
-            SegmentFormat::Ticks | SegmentFormat::InvertedTicks | SegmentFormat::Iso
-        ))
-    );
-    time_ordered.then(|| {
-        format!("`{ident}` has the shape of log data (rows ordered by time within a time bucket)")
+        )
     })
 }
 
@@ -148,4 +217,33 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
             "lead the PartitionKey with a field that spreads writes ({spread}), keep a table per period, or write the log to Blob storage"
         ),
     ));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::log_word;
+
+    #[test]
+    fn log_words_are_whole_words() {
+        for name in [
+            "EventLog",
+            "AuditRecord",
+            "AzureWebJobsHostLogs",
+            "NLogTable",
+            "trace_entries",
+            "logs",
+            "LogEventEntity",
+        ] {
+            assert!(log_word(name).is_some(), "{name}");
+        }
+        for name in [
+            "LoginAttempt",
+            "Catalog",
+            "Logistics",
+            "eventual",
+            "Prevention",
+        ] {
+            assert!(log_word(name).is_none(), "{name}");
+        }
+    }
 }

@@ -4,6 +4,7 @@ use table_derive_internals::ast::TypeKind;
 use table_derive_internals::template::SegmentFormat;
 
 use super::keys::{self, KeyRole};
+use super::log_data_partition;
 use super::{Check, EntityContext, Finding, Level, Rule};
 
 /// The rule.
@@ -22,11 +23,15 @@ are not flagged: one row per period is usually the point (a data series, a daily
 ## Why it is bad
 Ticks are 100 ns, but clocks are coarser (often 1 to 15 ms), and two processes, threads or
 retries write in the same tick more often than it seems. Two entities of one partition with the
-same instant have the same key: an insert fails with 409 `EntityAlreadyExists`. The rule looks
-at designs whose file inserts entities (calls something named `insert…`, `add_entity` or
-`create_entity`). A file that writes only by upserts, updates, merges or batches is left alone:
-an upsert of one instant is often meant to land on one row. A file that shows no write at all
-(the design kept apart from the code that stores it) gets a note, not a warning.
+same instant have the same key: an insert fails with 409 `EntityAlreadyExists`, and an upsert
+silently keeps one of the two. The rule looks at designs whose file inserts entities (calls
+something named `insert…`, `add_entity` or `create_entity`), since an upsert of one instant is
+often meant to land on one row; and at log records whatever the write, since each record is its
+own: a struct or table name with `Log`, `Event`, `Audit` or `Trace`, or the fields of a log
+record (a message with a level, a logger, an exception...), as TK014 recognises them. Other
+designs in a file that writes only by upserts, updates, merges or batches are left alone; in a
+file that shows no write at all (the design kept apart from the code that stores it) they get a
+note, not a warning.
 
 ## Example
 ```rust
@@ -45,14 +50,16 @@ a time-ordered RowKey needs a tie-breaker."#,
 };
 
 fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
-    // On an insert path a warning. A file that writes only by upserts and updates is left
-    // alone: an upsert of one instant is often meant to land on one row. A file that shows no
-    // write at all (a model kept apart from the code that stores it) gets a note.
-    let writes_elsewhere = !ctx.file.inserts && !ctx.file.writes;
-    if !ctx.file.inserts && !writes_elsewhere {
+    // On an insert path, or for log records: elsewhere an upsert of one instant is often meant
+    // to land on one row, but two log records are never one.
+    let design = ctx.design;
+    let log_record = log_data_partition::log_record(design);
+    // A design whose file shows no write at all (a model kept apart from the code that stores
+    // it) gets a note.
+    let writes_elsewhere = !ctx.file.inserts && !ctx.file.writes && log_record.is_none();
+    if !ctx.file.inserts && log_record.is_none() && !writes_elsewhere {
         return;
     }
-    let design = ctx.design;
     for k in keys::all(design)
         .into_iter()
         .filter(|k| k.role == KeyRole::Row)
@@ -71,8 +78,13 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
         if !placeholders.iter().all(|(f, fmt)| instant(f, *fmt)) {
             continue;
         }
-        let consequence =
-            "two inserts of one instant collide, and the second fails with 409 EntityAlreadyExists";
+        let consequence = match (&log_record, ctx.file.inserts) {
+            (Some(why), false) => format!(
+                "{why}, and two records of one instant get one key: an upsert keeps only one of them, an insert fails with 409 EntityAlreadyExists"
+            ),
+            _ => "two inserts of one instant collide, and the second fails with 409 EntityAlreadyExists"
+                .to_owned(),
+        };
         let in_partition: Vec<&str> = design
             .partition_key
             .template
@@ -123,5 +135,58 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
         } else {
             finding
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::Config;
+    use crate::lint::lint_sources;
+    use crate::source::SourceFile;
+
+    fn found(text: &str) -> Vec<String> {
+        let sources = vec![SourceFile {
+            path: "s.rs".into(),
+            text: text.to_owned(),
+        }];
+        lint_sources(sources, &Config::default())
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.code == "TK017")
+            .map(|d| d.message)
+            .collect()
+    }
+
+    /// An upserted log record keyed by its instant alone loses records; an upserted series row
+    /// of one instant is left alone.
+    #[test]
+    fn upserted_log_records_are_found_and_upserted_series_are_not() {
+        let audit = found(
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "MessageAudit", partition_key = "{kind}", row_key = "{sent:inverted_ticks}")]
+            struct AuditRecord { kind: String, sent: OffsetDateTime, body: String }
+            async fn store<B: Backend>(t: &Table<'_, B, AuditRecord>, r: &AuditRecord) {
+                let _ = t.upsert(r).await;
+            }
+            "#,
+        );
+        assert_eq!(audit.len(), 1, "{audit:?}");
+        assert!(
+            audit[0].contains("an upsert keeps only one of them"),
+            "{}",
+            audit[0]
+        );
+        let series = found(
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "Prices", partition_key = "{symbol}", row_key = "{at:inverted_ticks}")]
+            struct Price { symbol: String, at: OffsetDateTime, price: f64 }
+            async fn store<B: Backend>(t: &Table<'_, B, Price>, p: &Price) {
+                let _ = t.upsert(p).await;
+            }
+            "#,
+        );
+        assert!(series.is_empty(), "{series:?}");
     }
 }
