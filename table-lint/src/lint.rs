@@ -108,6 +108,10 @@ pub struct DesignSummary {
     pub partition_fields: Vec<String>,
     /// The fields in the RowKey template, in order.
     pub row_fields: Vec<String>,
+    /// Whether the RowKey can differ between two rows of one partition: it holds a field the
+    /// PartitionKey doesn't, or one the PartitionKey holds only at a coarser grain (a day
+    /// bucket in the PartitionKey, the instant in the RowKey).
+    pub row_varies: bool,
     /// The declared index copies.
     pub indexes: Vec<IndexSummary>,
     /// Where the whole struct is.
@@ -372,6 +376,32 @@ type RawFinding = (
     bool,
 );
 
+/// See [`DesignSummary::row_varies`].
+fn row_varies(design: &table_derive_internals::Design) -> bool {
+    use table_derive_internals::template::SegmentFormat;
+    // How coarse a time is written: a day bucket holds many hours, an hour many instants;
+    // anything else is the whole value.
+    let grain = |format: SegmentFormat| match format {
+        SegmentFormat::Date => 2,
+        SegmentFormat::Hour => 1,
+        _ => 0,
+    };
+    design
+        .row_key
+        .template
+        .placeholders()
+        .any(|(field, format)| {
+            design
+                .partition_key
+                .template
+                .placeholders()
+                .filter(|(f, _)| *f == field)
+                .map(|(_, p)| grain(p))
+                .min()
+                .is_none_or(|finest| finest > grain(format))
+        })
+}
+
 /// What one file contributes, built on the thread that parsed it.
 struct FileOutcome {
     file: SourceFile,
@@ -596,6 +626,7 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
                 .placeholders()
                 .map(|(f, _)| f.to_owned())
                 .collect(),
+            row_varies: row_varies(design),
             indexes: design
                 .indexes
                 .iter()

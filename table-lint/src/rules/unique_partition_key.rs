@@ -66,7 +66,7 @@ fn check(
     _: &crate::lint::RowOverlaps,
     out: &mut Vec<(usize, Finding)>,
 ) {
-    let varies = |d: &DesignSummary| d.row_fields.iter().any(|f| !d.partition_fields.contains(f));
+    let varies = |d: &DesignSummary| d.row_varies;
     let mut sharing = std::collections::HashSet::new();
     for (i, j) in crate::lint::meeting_pairs(designs) {
         let (a, b) = (&designs[i], &designs[j]);
@@ -81,7 +81,7 @@ fn check(
     }
     for (i, design) in designs.iter().enumerate() {
         let pk_fields = &design.partition_fields;
-        if pk_fields.is_empty() || design.row_fields.iter().any(|f| !pk_fields.contains(f)) {
+        if pk_fields.is_empty() || design.row_varies {
             continue;
         }
         // Other entity types with many rows in the same partitions: the row is one of a
@@ -128,5 +128,53 @@ fn check(
                 help,
             ),
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::Config;
+    use crate::lint::lint_sources;
+    use crate::source::SourceFile;
+
+    fn tk002(keys: &str) -> usize {
+        let text = format!(
+            "#[derive(TableEntity)]\n#[table(name = \"T\", {keys})]\nstruct T {{ at: time::OffsetDateTime, id: String }}\n"
+        );
+        let sources = vec![SourceFile {
+            path: "s.rs".into(),
+            text,
+        }];
+        lint_sources(sources, &Config::default())
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == "TK002")
+            .count()
+    }
+
+    /// A field the PartitionKey holds as a bucket still varies in the RowKey at a finer grain.
+    #[test]
+    fn a_finer_grain_of_the_partition_keys_time_varies_within_the_partition() {
+        assert_eq!(
+            tk002(r#"partition_key = "{at:date}", row_key = "{at:ticks}""#),
+            0
+        );
+        assert_eq!(
+            tk002(r#"partition_key = "{at:date}", row_key = "{at:hour}""#),
+            0
+        );
+        assert_eq!(
+            tk002(r#"partition_key = "{at:hour}", row_key = "{at:hour}""#),
+            1
+        );
+        assert_eq!(
+            tk002(r#"partition_key = "{at:ticks}", row_key = "{at:date}""#),
+            1
+        );
+        assert_eq!(tk002(r#"partition_key = "{id}", row_key = "{id}""#), 1);
+        assert_eq!(
+            tk002(r#"partition_key = "{id}_{at:date}", row_key = "{at:iso}""#),
+            0
+        );
     }
 }
