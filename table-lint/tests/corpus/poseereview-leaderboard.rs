@@ -25,8 +25,9 @@ use time::OffsetDateTime;
 struct LeaderboardEntity {
     /// Geographic region code, e.g. `US-WA-Seattle`.
     region: String,
-    /// `9999999999 - floor(StrangenessScore * 1e8)`.
-    #[table(max = 9_999_999_999)]
+    /// `9999999999 - floor(StrangenessScore * 1e8)`; the original keeps it only in the RowKey, here
+    /// it is also stored, as text (no EDM type holds every u64).
+    #[table(as_string, max = 9_999_999_999)]
     inverted_score: u64,
     /// Google Maps place id, e.g. `ChIJabc123`.
     place_id: String,
