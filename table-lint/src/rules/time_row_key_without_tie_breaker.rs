@@ -17,8 +17,11 @@ pub static RULE: Rule = Rule {
     docs: r#"## What it flags
 A `row_key` (the entity's or an index copy's) whose only placeholders are instants: a `ticks`,
 `inverted_ticks` or `iso` format, or an `OffsetDateTime` field in its default (ISO) form, with no
-other field to tell two entities of the same instant apart. Date and hour buckets (`{at:date}`)
-are not flagged: one row per period is usually the point (a data series, a daily total).
+other field to tell two entities of the same instant apart. A field of the key's own
+PartitionKey repeated in the RowKey (`partition_key = "{farm}"`, `row_key = "{farm}_{at:ticks}"`)
+is no tie-breaker: it is the same for every row of the partition, so such a RowKey is the instant
+alone too. Date and hour buckets (`{at:date}`) are not flagged: one row per period is usually the
+point (a data series, a daily total).
 
 ## Why it is bad
 Ticks are 100 ns, but clocks are coarser (often 1 to 15 ms), and two processes, threads or
@@ -64,6 +67,18 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
         .into_iter()
         .filter(|k| k.role == KeyRole::Row)
     {
+        // The PartitionKey the rows share: the index copy's own, or the entity's.
+        let partition = match k.index {
+            Some(name) => design
+                .indexes
+                .iter()
+                .find(|i| i.name == name)
+                .and_then(|i| i.partition_key.as_ref())
+                .unwrap_or(&design.partition_key),
+            None => &design.partition_key,
+        };
+        let partition_fields: Vec<&str> =
+            partition.template.placeholders().map(|(f, _)| f).collect();
         let placeholders: Vec<(&str, SegmentFormat)> = k.key.template.placeholders().collect();
         let instant = |field: &str, format: SegmentFormat| match format {
             SegmentFormat::Ticks | SegmentFormat::InvertedTicks | SegmentFormat::Iso => true,
@@ -72,12 +87,30 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
                 .is_some_and(|f| f.kind == TypeKind::Time),
             _ => false,
         };
-        let Some(&(time, _)) = placeholders.first() else {
+        let Some(&(time, _)) = placeholders.iter().find(|(f, fmt)| instant(f, *fmt)) else {
             continue;
         };
-        if !placeholders.iter().all(|(f, fmt)| instant(f, *fmt)) {
+        // A field of the shared PartitionKey is the same on every row of the partition: it
+        // tells no two rows apart.
+        if !placeholders
+            .iter()
+            .all(|(f, fmt)| instant(f, *fmt) || partition_fields.contains(f))
+        {
             continue;
         }
+        let repeated: Vec<String> = placeholders
+            .iter()
+            .filter(|(f, fmt)| !instant(f, *fmt))
+            .map(|(f, _)| format!("`{f}`"))
+            .collect();
+        let with_partition = if repeated.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (with {}, which every row of the partition shares)",
+                repeated.join(", ")
+            )
+        };
         let consequence = match (&log_record, ctx.file.inserts) {
             (Some(why), false) => format!(
                 "{why}, and two records of one instant get one key: an upsert keeps only one of them, an insert fails with 409 EntityAlreadyExists"
@@ -85,19 +118,13 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
             _ => "two inserts of one instant collide, and the second fails with 409 EntityAlreadyExists"
                 .to_owned(),
         };
-        let in_partition: Vec<&str> = design
-            .partition_key
-            .template
-            .placeholders()
-            .map(|(f, _)| f)
-            .collect();
         let tie = design
             .fields
             .iter()
             .find(|f| {
                 !f.skip
                     && f.ident != time
-                    && !in_partition.contains(&f.ident.to_string().as_str())
+                    && !partition_fields.contains(&f.ident.to_string().as_str())
                     && matches!(
                         f.kind,
                         TypeKind::Uuid | TypeKind::Integer { .. } | TypeKind::String
@@ -119,7 +146,7 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
         let finding = Finding::new(
             k.key.span,
             format!(
-                "{} `{}` is only the instant `{time}`: {}{consequence}",
+                "{} `{}` is only the instant `{time}`{with_partition}: {}{consequence}",
                 k.label,
                 k.key.template.text,
                 if writes_elsewhere {
@@ -188,5 +215,38 @@ mod tests {
             "#,
         );
         assert!(series.is_empty(), "{series:?}");
+    }
+
+    /// A RowKey that repeats the PartitionKey's field before the instant is the instant alone
+    /// within the partition; a field that varies within the partition is a tie-breaker.
+    #[test]
+    fn partition_fields_repeated_in_the_row_key_are_no_tie_breaker() {
+        let repeated = found(
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "FarmEvents", partition_key = "{farm:09}", row_key = "{farm:09}_{at:ticks}")]
+            struct FarmEvent { #[table(max = 999_999_999)] farm: u32, at: OffsetDateTime, body: String }
+            async fn store<B: Backend>(t: &Table<'_, B, FarmEvent>, e: &FarmEvent) {
+                let _ = t.insert(e).await;
+            }
+            "#,
+        );
+        assert_eq!(repeated.len(), 1, "{repeated:?}");
+        assert!(
+            repeated[0].contains("with `farm`, which every row of the partition shares"),
+            "{}",
+            repeated[0]
+        );
+        let varying = found(
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "FarmEvents", partition_key = "{farm:09}", row_key = "{herd}_{at:ticks}")]
+            struct FarmEvent { #[table(max = 999_999_999)] farm: u32, herd: String, at: OffsetDateTime }
+            async fn store<B: Backend>(t: &Table<'_, B, FarmEvent>, e: &FarmEvent) {
+                let _ = t.insert(e).await;
+            }
+            "#,
+        );
+        assert!(varying.is_empty(), "{varying:?}");
     }
 }
