@@ -71,6 +71,18 @@ fn bounded_partitions(filter: &Filter, expr: &Expr) -> bool {
     !matches!(partitions.lower, Bound::Unbounded) && !matches!(partitions.upper, Bound::Unbounded)
 }
 
+/// Whether the filter compares PartitionKey anywhere (in a branch of an `or`, under a `not`).
+fn tests_partition_key(expr: &Expr) -> bool {
+    use table_runtime::query::Target;
+    match expr {
+        Expr::And(a, b) | Expr::Or(a, b) => tests_partition_key(a) || tests_partition_key(b),
+        Expr::Not(e) => tests_partition_key(e),
+        Expr::Compare { target, .. } => *target == Target::PartitionKey,
+        Expr::IsTrue(target) => *target == Target::PartitionKey,
+        Expr::Constant(_) => false,
+    }
+}
+
 fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
     if ctx.plan.class != QueryClass::TableScan {
         return;
@@ -100,6 +112,11 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
         .unwrap_or_default();
     let message = if ctx.site.all {
         format!("`Query::all()` reads every entity of every partition{table}: a table scan")
+    } else if tests_partition_key(&ctx.filter.expr) {
+        format!(
+            "`{}` tests PartitionKey but fixes neither one value nor a range bounded on both sides (an `or`, `ne`, `not` or one-sided comparison): a table scan reads every partition{table}",
+            ctx.filter.text
+        )
     } else {
         format!(
             "`{}` has no `PartitionKey eq`: a table scan reads every partition{table}",
@@ -146,4 +163,47 @@ fn whole_key_space(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
         ),
         "list these entities from partitions you can name (an index copy in a few fixed partitions, one per first letter or per day) and read those one at a time; or, if such a listing is rare, allow TK101 with that reason".to_owned(),
     ));
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::Config;
+    use crate::lint::lint_sources;
+    use crate::source::SourceFile;
+
+    fn tk101(filter: &str) -> Vec<String> {
+        let text = format!("fn q() -> Query {{ Query::filter(\"{filter}\").unwrap() }}\n");
+        let sources = vec![SourceFile {
+            path: "s.rs".into(),
+            text,
+        }];
+        lint_sources(sources, &Config::default())
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.code == "TK101")
+            .map(|d| d.message)
+            .collect()
+    }
+
+    /// The message says whether the filter leaves PartitionKey out or tests it in a way that
+    /// limits nothing.
+    #[test]
+    fn the_message_tells_a_missing_partition_key_from_one_that_limits_nothing() {
+        let missing = tk101("Name eq 'a'");
+        assert!(
+            missing[0].contains("has no `PartitionKey eq`"),
+            "{missing:?}"
+        );
+        for filter in [
+            "PartitionKey gt 'a'",
+            "PartitionKey eq 'a' or Name eq 'b'",
+            "not (PartitionKey eq 'a')",
+        ] {
+            let found = tk101(filter);
+            assert!(
+                found.len() == 1 && found[0].contains("tests PartitionKey but fixes neither"),
+                "{filter}: {found:?}"
+            );
+        }
+    }
 }
