@@ -51,6 +51,10 @@ impl Element {
     }
 }
 
+/// The deepest nesting of elements read. The services' documents nest a handful deep; a tree
+/// much deeper is hostile (dropping a tree a million elements deep overflowed the stack).
+pub const MAX_DEPTH: usize = 32;
+
 fn local(name: &str) -> &str {
     name.rsplit_once(':').map_or(name, |(_, l)| l)
 }
@@ -71,7 +75,15 @@ pub fn parse(body: &[u8]) -> Result<Element, String> {
     loop {
         let event = reader.read_event().map_err(|e| fail(&reader, &e))?;
         match event {
-            Event::Start(start) => open.push(element_of(&start).map_err(|e| fail(&reader, &e))?),
+            Event::Start(start) => {
+                if open.len() >= MAX_DEPTH {
+                    return Err(format!(
+                        "the XML nests elements deeper than {MAX_DEPTH} levels, at byte {}",
+                        reader.buffer_position()
+                    ));
+                }
+                open.push(element_of(&start).map_err(|e| fail(&reader, &e))?);
+            }
             Event::Empty(start) => {
                 let element = element_of(&start).map_err(|e| fail(&reader, &e))?;
                 close(&mut open, &mut root, element)?;
@@ -219,6 +231,25 @@ mod tests {
         assert!(parse(b"<a></a><b/>").is_err());
         assert!(parse(b"<a>&bogus;</a>").is_err());
         assert!(parse(&[0xff, 0xfe]).is_err());
+    }
+
+    /// A document nested a million deep (the fuzzer's `wire` target, a Set Table ACL body of
+    /// `<a>` × 500,000 then `</a>` × 500,000) overflowed the stack when its tree was dropped.
+    #[test]
+    fn deep_nesting_is_an_error() {
+        let n = 500_000;
+        let deep = format!("{}{}", "<a>".repeat(n), "</a>".repeat(n));
+        let e = parse(deep.as_bytes()).unwrap_err();
+        assert!(e.contains("deeper than 32"), "{e}");
+        assert!(parse("<a>".repeat(n).as_bytes()).is_err());
+        let ok = format!("{}{}", "<a>".repeat(MAX_DEPTH), "</a>".repeat(MAX_DEPTH));
+        assert!(parse(ok.as_bytes()).is_ok());
+        let over = format!(
+            "{}{}",
+            "<a>".repeat(MAX_DEPTH + 1),
+            "</a>".repeat(MAX_DEPTH + 1)
+        );
+        assert!(parse(over.as_bytes()).is_err());
     }
 
     #[test]

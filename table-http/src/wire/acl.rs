@@ -161,5 +161,12 @@ mod tests {
         assert!(read_acl(b"<Nope/>").is_err());
         assert!(read_acl(b"<SignedIdentifiers><SignedIdentifier/></SignedIdentifiers>").is_err());
         assert!(read_acl(b"<unclosed").is_err());
+        // A Set Table ACL body nested 500,000 deep overflowed the server's stack (fuzzer).
+        let n = 500_000;
+        let deep = format!("{}{}", "<a>".repeat(n), "</a>".repeat(n));
+        assert_eq!(
+            read_acl(deep.as_bytes()).unwrap_err().code,
+            ErrorCode::InvalidXmlDocument
+        );
     }
 }
