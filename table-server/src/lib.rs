@@ -30,7 +30,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
-use hyper::body::Incoming;
+use hyper::body::Body;
 use hyper::header::{HeaderName, HeaderValue};
 use hyper::{HeaderMap, Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -538,7 +538,41 @@ struct Notes {
     cors: Cors,
 }
 
-async fn handle(state: &State, req: Request<Incoming>, peer: IpAddr) -> Response<Full<Bytes>> {
+/// A request body the server reads: hyper's, or a whole body given in process.
+trait RequestBody: Body<Data = Bytes, Error: Into<Box<dyn std::error::Error + Send + Sync>>> {}
+
+impl<B: Body<Data = Bytes, Error: Into<Box<dyn std::error::Error + Send + Sync>>>> RequestBody
+    for B
+{
+}
+
+/// The server's request handling without a socket: each request is answered exactly as one
+/// that arrived over a connection from `peer` would be (routing, authentication, the
+/// operation, the common headers). For tests and fuzzing that need no network.
+#[derive(Debug)]
+pub struct InProcess {
+    state: State,
+}
+
+impl InProcess {
+    /// Opens the data as [`Server::start`] would, without listening.
+    pub fn new(config: Config) -> Result<(InProcess, Opened), StartError> {
+        let (state, opened) = open_state(config)?;
+        Ok((InProcess { state }, opened))
+    }
+
+    /// Answers one request. It must run on a Tokio runtime with time enabled (the body is
+    /// read under the server's read timeout).
+    pub async fn handle(&self, req: Request<Full<Bytes>>, peer: IpAddr) -> Response<Full<Bytes>> {
+        handle(&self.state, req, peer).await
+    }
+}
+
+async fn handle<B: RequestBody>(
+    state: &State,
+    req: Request<B>,
+    peer: IpAddr,
+) -> Response<Full<Bytes>> {
     let started = std::time::Instant::now();
     let id = new_id();
     let method = req.method().as_str().to_owned();
@@ -666,7 +700,11 @@ fn error_answer(error: &StoreError, id: &str, date: &str) -> Answer {
     }
 }
 
-async fn read_body(body: Incoming, limit: usize, timeout: Duration) -> Result<Bytes, StoreError> {
+async fn read_body<B: RequestBody>(
+    body: B,
+    limit: usize,
+    timeout: Duration,
+) -> Result<Bytes, StoreError> {
     let collected = tokio::time::timeout(timeout, Limited::new(body, limit).collect()).await;
     match collected {
         Err(_) => Err(StoreError::new(
@@ -693,9 +731,9 @@ async fn read_body(body: Incoming, limit: usize, timeout: Duration) -> Result<By
     }
 }
 
-async fn answer(
+async fn answer<B: RequestBody>(
     state: &State,
-    req: Request<Incoming>,
+    req: Request<B>,
     peer: IpAddr,
     notes: &mut Notes,
 ) -> Result<Answer, StoreError> {
@@ -879,4 +917,39 @@ fn partition_stats(state: &State, rest: &str) -> Result<Answer, StoreError> {
         headers: vec![("content-type", "application/json".to_owned())],
         body: Bytes::from(body),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// In process, a request is answered as over a socket: routed, authenticated (this one is
+    /// anonymous, so refused), with the common headers and the service's error document.
+    #[test]
+    fn requests_are_answered_in_process() {
+        let (server, _) = InProcess::new(Config::development()).unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .unwrap();
+        let request = Request::builder()
+            .method("GET")
+            .uri("/devstoreaccount1/Tables")
+            .header("host", "127.0.0.1:10002")
+            .body(Full::new(Bytes::new()))
+            .unwrap();
+        let response = runtime.block_on(server.handle(request, IpAddr::from([127, 0, 0, 1])));
+        assert_eq!(response.status(), StatusCode::FORBIDDEN);
+        assert_eq!(
+            response.headers()["x-ms-error-code"],
+            "AuthenticationFailed"
+        );
+        assert!(response.headers().contains_key("x-ms-request-id"));
+        let body = runtime
+            .block_on(response.into_body().collect())
+            .unwrap()
+            .to_bytes();
+        let json: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(json["odata.error"]["code"], "AuthenticationFailed");
+    }
 }
