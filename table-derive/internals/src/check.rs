@@ -28,6 +28,8 @@ pub enum ProblemKind {
     ForbiddenLiteral,
     /// Two placeholders with no literal between them.
     AdjacentPlaceholders,
+    /// One field in two placeholders of one key.
+    RepeatedPlaceholder,
     /// An unpadded number followed by a literal that starts with a digit, so the key can't be
     /// split back where the number ends.
     UnpaddedBeforeDigit,
@@ -69,6 +71,9 @@ impl ProblemKind {
             }
             ProblemKind::AdjacentPlaceholders => {
                 "put a literal separator between the placeholders (`{a}_{b}`) so the key can be parsed back"
+            }
+            ProblemKind::RepeatedPlaceholder => {
+                "name each field once in a key: the key splits back into one value per field"
             }
             ProblemKind::UnpaddedBeforeDigit => {
                 "follow an unpadded number with a literal that does not start with a digit (`{id:unpadded}_`), or pad the number (`{id}`, `{id:06}`)"
@@ -262,6 +267,7 @@ ProblemKind::ReservedProperty,
 
 fn check_key(design: &Design, key: &Key, errors: &mut Problems) {
     let mut previous_placeholder: Option<&str> = None;
+    let mut named: Vec<&str> = Vec::new();
     let parts = &key.template.parts;
     for (i, part) in parts.iter().enumerate() {
         if let (
@@ -309,6 +315,22 @@ ProblemKind::AdjacentPlaceholders,
                     );
                 }
                 previous_placeholder = Some(field);
+                if named.contains(&field.as_str()) {
+                    // Reported once per field, however often it repeats.
+                    if named.iter().filter(|n| **n == field.as_str()).count() == 1 {
+                        errors.push(
+                            ProblemKind::RepeatedPlaceholder,
+                            darling::Error::custom(format!(
+                                "`{{{field}}}` appears more than once in key `{}`; name each field once",
+                                key.template.text
+                            ))
+                            .with_span(&key.span),
+                        );
+                    }
+                    named.push(field);
+                    continue;
+                }
+                named.push(field);
                 match design.field(field) {
                     None => {
                         let known: Vec<String> =

@@ -204,3 +204,41 @@ fn a_template_syntax_error_does_not_hide_the_other_errors() {
     assert!(out.contains("unclosed"), "{out}");
     assert!(out.contains("is not a valid table name"), "{out}");
 }
+
+/// Found by the `template` fuzz target: a key naming one field twice (`{a}_{a}`) passed the
+/// checks, and the derive generated one `sas_for_a` per placeholder (duplicate definitions the
+/// compiler then refused, in generated code), quadratic in the placeholders: `{a}` repeated
+/// 1,000 times took the derive past 2 GB. It is now a design error, reported once.
+#[test]
+fn a_field_named_twice_in_one_key_is_refused() {
+    let kinds = problem_kinds(quote! {
+        #[table(name = "Things", partition_key = "{a}_{a}_{a}", row_key = "{b}")]
+        struct Thing { a: String, b: u32 }
+    });
+    assert_eq!(
+        kinds,
+        [table_derive_internals::check::ProblemKind::RepeatedPlaceholder]
+    );
+    let long = format!("{{a}}{}", "_{a}".repeat(1000));
+    let source = format!(
+        "#[derive(TableEntity)] #[table(name = \"Things\", partition_key = {long:?}, row_key = \"{{b}}\")] struct Thing {{ a: String, b: u32 }}"
+    );
+    let error = table_derive_internals::expand_source(&source)
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("`{a}` appears more than once"), "{error}");
+    assert_eq!(
+        error.matches("appears more than once").count(),
+        1,
+        "{error}"
+    );
+    // A field may still be in both keys, or in a key and an index's key.
+    let kinds = problem_kinds(quote! {
+        #[table(name = "Things", partition_key = "{a}", row_key = "{a}_{b}")]
+        struct Thing { a: String, b: u32 }
+    });
+    assert!(
+        !kinds.contains(&table_derive_internals::check::ProblemKind::RepeatedPlaceholder),
+        "{kinds:?}"
+    );
+}
