@@ -77,8 +77,9 @@ pub fn entity_from_json(json: &Json) -> Result<Entity, StoreError> {
                 let key = match raw {
                     Json::String(s) if annotation.is_none_or(|t| t == EdmType::String) => s.clone(),
                     _ => {
+                        // The service's code for a key that is not a string (recorded).
                         return Err(StoreError::new(
-                            ErrorCode::InvalidValueType,
+                            ErrorCode::InvalidInput,
                             format!("{name} must be a string"),
                         ));
                     }
@@ -374,7 +375,7 @@ mod tests {
             (json!({"RowKey":"r"}), ErrorCode::PropertiesNeedValue),
             (
                 json!({"PartitionKey":1,"RowKey":"r"}),
-                ErrorCode::InvalidValueType,
+                ErrorCode::InvalidInput,
             ),
             (
                 json!({"PartitionKey":"p","RowKey":"r","A":{"x":1}}),

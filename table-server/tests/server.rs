@@ -1530,3 +1530,51 @@ fn https_with_a_certificate_and_key() {
     ));
     assert_eq!(again.status, 200, "{}", again.body);
 }
+
+/// Keys in a write's body: an update, merge or upsert writes the entity its URL names and
+/// ignores the body's keys whatever their type (recorded: the service answered 204 to bodies
+/// giving them as annotated `Edm.DateTime`, `Edm.Guid` and `Edm.Binary`); an insert, whose keys
+/// are the body's, refuses a key that is not a string with 400 InvalidInput (recorded).
+#[test]
+fn a_writes_keys_are_its_urls_and_an_insert_needs_string_keys() {
+    let server = start(in_memory());
+    let c = client(&server);
+    block(c.create_table("Keys")).unwrap();
+    let json_type = [("Content-Type", "application/json")];
+    let entity = "/devstoreaccount1/Keys(PartitionKey='2022-04-01T09%3A30%3A45.000000Z',RowKey='5ca646e5-b3a4-4191-b8bb-a9784adba0ab')";
+    let typed_keys = br#"{"PartitionKey@odata.type":"Edm.DateTime","PartitionKey":"2022-04-01T09:30:45.000000Z",
+        "RowKey@odata.type":"Edm.Guid","RowKey":"5ca646e5-b3a4-4191-b8bb-a9784adba0ab","Data":true}"#;
+    let binary_key = br#"{"PartitionKey@odata.type":"Edm.Binary","PartitionKey":"YmluYXJ5ZGF0YQ==",
+        "RowKey":1234,"Data":1}"#;
+    for method in ["PATCH", "PUT", "MERGE"] {
+        for body in [&typed_keys[..], &binary_key[..]] {
+            let answer = raw(&server, method, entity, &json_type, body, true);
+            assert_eq!(answer.status, 204, "{method}: {}", answer.body);
+        }
+    }
+    let stored = block(c.get(
+        "Keys",
+        "2022-04-01T09:30:45.000000Z",
+        "5ca646e5-b3a4-4191-b8bb-a9784adba0ab",
+        None,
+    ))
+    .unwrap();
+    assert_eq!(stored.get("Data"), Some(&Value::Int32(1)));
+
+    for body in [&typed_keys[..], &binary_key[..]] {
+        let answer = raw(
+            &server,
+            "POST",
+            "/devstoreaccount1/Keys",
+            &json_type,
+            body,
+            true,
+        );
+        assert_eq!(
+            (answer.status, answer.error_code().as_str()),
+            (400, "InvalidInput"),
+            "{}",
+            answer.body
+        );
+    }
+}

@@ -236,8 +236,11 @@ pub fn read_request_entity(body: &[u8]) -> Result<Entity, StoreError> {
     read_request(body, Reading::Request { keyless: false })
 }
 
-/// [`read_request_entity`] for a body whose keys are in the URL: PartitionKey and RowKey may be
-/// left out (they read as empty).
+/// [`read_request_entity`] for a body whose keys are in the URL (update, merge, upsert): the
+/// body's PartitionKey and RowKey, whatever their type or annotation, are ignored and read as
+/// empty. The service writes the entity the URL names: recorded exchanges with it show a merge
+/// whose body said `a''''b` land on `a''b`, and an update and an upsert whose body gives the
+/// keys as an annotated `Edm.DateTime`, `Edm.Guid` or `Edm.Binary` answered 204.
 pub fn read_request_entity_keyless(body: &[u8]) -> Result<Entity, StoreError> {
     read_request(body, Reading::Request { keyless: true })
 }
@@ -312,10 +315,11 @@ fn read_request(body: &[u8], reading: Reading) -> Result<Entity, StoreError> {
         file_member(&mut members, &mut annotations, name, value);
     }
     if let Reading::Request { keyless: true } = reading {
+        let is_key = |name: &str| name == "PartitionKey" || name == "RowKey";
+        members.retain(|(name, _)| !is_key(name));
+        annotations.retain(|(name, _)| !is_key(name));
         for key in ["PartitionKey", "RowKey"] {
-            if !members.iter().any(|(n, _)| n == key) {
-                members.push((Cow::Borrowed(key), Json::String(String::new())));
-            }
+            members.push((Cow::Borrowed(key), Json::String(String::new())));
         }
     }
     build_entity(members, annotations, reading)
@@ -554,9 +558,11 @@ fn build_entity(
                     has_rk = true;
                 }
             }
+            // The service answers an insert whose key is not a string (a number, or a string
+            // annotated `Edm.DateTime`) 400 InvalidInput, as recorded exchanges with it show.
             ("PartitionKey" | "RowKey", _) => {
                 return Err(StoreError::new(
-                    ErrorCode::InvalidValueType,
+                    ErrorCode::InvalidInput,
                     format!("{name} must be a string"),
                 ));
             }
@@ -1068,8 +1074,18 @@ mod tests {
             ("", "")
         );
         assert_eq!(keyless.get("A"), Some(&Value::String("b".into())));
-        let given = read_request_entity_keyless(br#"{"RowKey":"r"}"#).unwrap();
-        assert_eq!(given.row_key, "r");
+        // The URL's keys are the entity's: the body's, of any type, are ignored.
+        for body in [
+            r#"{"RowKey":"r"}"#,
+            r#"{"RowKey":7,"PartitionKey":"2022-04-01T09:30:45Z","PartitionKey@odata.type":"Edm.DateTime"}"#,
+        ] {
+            let given = read_request_entity_keyless(body.as_bytes()).unwrap();
+            assert_eq!(
+                (given.partition_key.as_str(), given.row_key.as_str()),
+                ("", "")
+            );
+            assert!(given.properties.is_empty(), "{body}");
+        }
     }
 
     /// The streaming reader gives what the in-process store's JSON reader gives, plus the
