@@ -401,21 +401,12 @@ fn a_merge_that_would_cross_a_limit_is_refused_and_changes_nothing() {
 fn table_names_follow_the_naming_rules() {
     let store = Store::new();
     let too_long = format!("a{}", "b".repeat(63));
+    // Letters and digits, but too few or too many: OutOfRangeInput, as the service answers.
+    for bad in ["a", "ab", too_long.as_str()] {
+        assert_code(store.create_table(bad), ErrorCode::OutOfRangeInput, 400);
+    }
     for bad in [
-        "",
-        "a",
-        "ab",
-        too_long.as_str(),
-        "1abc",
-        "9Table",
-        "ab-c",
-        "ab_c",
-        "ab c",
-        "abc!",
-        "ébc",
-        "abcé",
-        "tables",
-        "Tables",
+        "", "1abc", "9Table", "ab-c", "ab_c", "ab c", "abc!", "ébc", "abcé", "tables", "Tables",
         "TABLES",
     ] {
         assert_code(store.create_table(bad), ErrorCode::InvalidResourceName, 400);

@@ -1578,3 +1578,92 @@ fn a_writes_keys_are_its_urls_and_an_insert_needs_string_keys() {
         );
     }
 }
+
+/// Table names that break the rules, as the service answers them (recorded exchanges of
+/// azure-data-tables' `test_table_name_errors`, whose client turns exactly these answers into
+/// its "Storage table names must be alphanumeric" error): characters other than letters and
+/// digits are 400 InvalidResourceName "The specifed resource name contains invalid
+/// characters." (sic); too few or too many are 400 OutOfRangeInput "The specified resource name
+/// length is not within the permissible limits.", on creating the table and on its entities.
+#[test]
+fn table_names_that_break_the_rules_get_the_services_codes_and_words() {
+    let server = start(in_memory());
+    let json_type = [("Content-Type", "application/json")];
+    let long = "a".repeat(64);
+    let cases = [
+        (
+            "1table",
+            400,
+            "InvalidResourceName",
+            "The specifed resource name contains invalid characters.",
+        ),
+        (
+            "my_table",
+            400,
+            "InvalidResourceName",
+            "The specifed resource name contains invalid characters.",
+        ),
+        (
+            "aa",
+            400,
+            "OutOfRangeInput",
+            "The specified resource name length is not within the permissible limits.",
+        ),
+        (
+            long.as_str(),
+            400,
+            "OutOfRangeInput",
+            "The specified resource name length is not within the permissible limits.",
+        ),
+    ];
+    for (name, status, code, words) in cases {
+        let body = format!(r#"{{"TableName":"{name}"}}"#);
+        let create = raw(
+            &server,
+            "POST",
+            "/devstoreaccount1/Tables",
+            &json_type,
+            body.as_bytes(),
+            true,
+        );
+        let insert = raw(
+            &server,
+            "POST",
+            &format!("/devstoreaccount1/{name}"),
+            &json_type,
+            br#"{"PartitionKey":"foo","RowKey":"bar"}"#,
+            true,
+        );
+        let merge = raw(
+            &server,
+            "PATCH",
+            &format!("/devstoreaccount1/{name}(PartitionKey='foo',RowKey='foo')"),
+            &json_type,
+            br#"{"A":1}"#,
+            true,
+        );
+        for answer in [create, insert, merge] {
+            assert_eq!(
+                (answer.status, answer.error_code().as_str()),
+                (status, code),
+                "{name}: {}",
+                answer.body
+            );
+            let message = answer.json()["odata.error"]["message"]["value"]
+                .as_str()
+                .unwrap()
+                .to_owned();
+            assert!(message.starts_with(words), "{name}: {message}");
+        }
+    }
+    // A valid name of a table that does not exist is still TableNotFound.
+    let missing = raw(
+        &server,
+        "POST",
+        "/devstoreaccount1/Nowhere",
+        &json_type,
+        br#"{"PartitionKey":"a","RowKey":"b"}"#,
+        true,
+    );
+    assert_eq!(missing.error_code(), "TableNotFound");
+}

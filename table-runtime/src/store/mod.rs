@@ -226,17 +226,36 @@ fn check_condition(record: &Record, if_match: &IfMatch) -> Result<(), StoreError
     }
 }
 
+/// The service's message for a table name with characters it does not allow (its own spelling,
+/// as recorded; clients such as azure-data-tables look for it).
+pub const INVALID_NAME_MESSAGE: &str = "The specifed resource name contains invalid characters.";
+/// The service's message for a table name shorter than 3 or longer than 63 characters.
+pub const NAME_LENGTH_MESSAGE: &str =
+    "The specified resource name length is not within the permissible limits.";
+
 /// Checks a table name: `^[A-Za-z][A-Za-z0-9]{2,62}$`, and not `tables` in any case.
+///
+/// As the service answers (recorded exchanges): characters other than letters and digits, or a
+/// first character that is not a letter, are 400 InvalidResourceName; letters and digits too
+/// few or too many are 400 OutOfRangeInput. Each message starts with the service's sentence.
 pub fn validate_table_name(name: &str) -> Result<(), StoreError> {
     let mut chars = name.chars();
-    let shape = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
-        && chars.all(|c| c.is_ascii_alphanumeric())
-        && (3..=63).contains(&name.len());
-    if !shape {
+    let characters = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric());
+    if !characters {
         return Err(StoreError::new(
             ErrorCode::InvalidResourceName,
             format!(
-                "table name `{name}` must be 3 to 63 letters and digits, starting with a letter"
+                "{INVALID_NAME_MESSAGE}\ntable name `{name}` must be letters and digits, starting with a letter"
+            ),
+        ));
+    }
+    if !(3..=63).contains(&name.len()) {
+        return Err(StoreError::new(
+            ErrorCode::OutOfRangeInput,
+            format!(
+                "{NAME_LENGTH_MESSAGE}\ntable name `{name}` has {} characters; it must have 3 to 63",
+                name.len()
             ),
         ));
     }
@@ -310,10 +329,14 @@ impl Store {
             .get(&name.to_ascii_lowercase())
             .cloned()
             .ok_or_else(|| {
-                StoreError::new(
-                    ErrorCode::TableNotFound,
-                    format!("table `{name}` does not exist"),
-                )
+                // A name no table can have is refused as such, as the service does for every
+                // operation on a table (recorded: an insert into `1table` is InvalidResourceName).
+                validate_table_name(name).err().unwrap_or_else(|| {
+                    StoreError::new(
+                        ErrorCode::TableNotFound,
+                        format!("table `{name}` does not exist"),
+                    )
+                })
             })
     }
 
