@@ -86,6 +86,8 @@ pub enum ErrorCode {
     AuthorizationResourceTypeMismatch,
     /// 403: the account SAS does not cover the Table service.
     AuthorizationServiceMismatch,
+    /// 403: a write sent to the read-only `-secondary` endpoint.
+    InsufficientAccountPermissions,
     /// 400: a query parameter whose value the operation does not take (service stats asked of
     /// the primary endpoint, say).
     InvalidQueryParameterValue,
@@ -141,6 +143,7 @@ impl ErrorCode {
         ErrorCode::AuthorizationSourceIPMismatch,
         ErrorCode::AuthorizationResourceTypeMismatch,
         ErrorCode::AuthorizationServiceMismatch,
+        ErrorCode::InsufficientAccountPermissions,
         ErrorCode::InvalidQueryParameterValue,
         ErrorCode::InvalidXmlNodeValue,
         ErrorCode::InvalidCorsHeaderValue,
@@ -195,6 +198,7 @@ impl ErrorCode {
             ErrorCode::AuthorizationSourceIPMismatch => "AuthorizationSourceIPMismatch",
             ErrorCode::AuthorizationResourceTypeMismatch => "AuthorizationResourceTypeMismatch",
             ErrorCode::AuthorizationServiceMismatch => "AuthorizationServiceMismatch",
+            ErrorCode::InsufficientAccountPermissions => "InsufficientAccountPermissions",
             ErrorCode::InvalidQueryParameterValue => "InvalidQueryParameterValue",
             ErrorCode::InvalidXmlNodeValue => "InvalidXmlNodeValue",
             ErrorCode::InvalidCorsHeaderValue => "InvalidCorsHeaderValue",
@@ -219,6 +223,7 @@ impl ErrorCode {
             | ErrorCode::AuthorizationSourceIPMismatch
             | ErrorCode::AuthorizationResourceTypeMismatch
             | ErrorCode::AuthorizationServiceMismatch
+            | ErrorCode::InsufficientAccountPermissions
             | ErrorCode::CorsPreflightFailure => 403,
             ErrorCode::UnsupportedHttpVerb => 405,
             ErrorCode::NotImplemented => 501,

@@ -624,10 +624,6 @@ fn batch_operation(
 
 /// A failed operation's answer inside a `$batch` answer.
 fn failed_part(error: &StoreError, level: Metadata, content_id: Option<String>) -> BatchAnswer {
-    let message = match error.failed_index {
-        Some(index) => format!("{index}:{}", error.message),
-        None => error.message.clone(),
-    };
     let mut headers = vec![("Content-Type".to_owned(), level.content_type().to_owned())];
     if let Some(id) = content_id {
         headers.push(("Content-ID".into(), id));
@@ -637,7 +633,8 @@ fn failed_part(error: &StoreError, level: Metadata, content_id: Option<String>) 
         headers,
         body: format::error_document(
             error.code.as_str(),
-            &message,
+            error.failed_index,
+            &error.message,
             &crate::new_id(),
             &table_http::auth::http_date(time::OffsetDateTime::now_utc()),
         ),

@@ -693,6 +693,7 @@ fn error_answer(error: &StoreError, id: &str, date: &str) -> Answer {
         ],
         body: Bytes::from(table_http::wire::format::error_document(
             error.code.as_str(),
+            None,
             &error.message,
             id,
             date,
@@ -795,7 +796,7 @@ async fn answer<B: RequestBody>(
     )?;
     if target.secondary && method != "GET" {
         return Err(StoreError::new(
-            ErrorCode::AuthorizationFailure,
+            ErrorCode::InsufficientAccountPermissions,
             "the secondary endpoint serves reads only",
         ));
     }

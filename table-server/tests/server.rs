@@ -1416,6 +1416,42 @@ fn answers_are_written_as_the_service_writes_them() {
     // Continuations are padded as the service pads them.
     let next = page.header("x-ms-continuation-NextRowKey").unwrap();
     assert!(next.starts_with("1!") && !next.contains('='), "{next}");
+
+    // Error messages start with the service's words for the code, which clients look for.
+    let message = |answer: &Raw| {
+        answer.json()["odata.error"]["message"]["value"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let write_to_secondary = raw(
+        &server,
+        "POST",
+        "/devstoreaccount1-secondary/Shape",
+        &json_type,
+        br#"{"PartitionKey":"p","RowKey":"s"}"#,
+        true,
+    );
+    assert_eq!(write_to_secondary.status, 403);
+    assert_eq!(
+        write_to_secondary.header("x-ms-error-code"),
+        Some("InsufficientAccountPermissions")
+    );
+    assert!(message(&write_to_secondary).starts_with("Write operations are not allowed.\n"));
+    let missing = raw(
+        &server,
+        "GET",
+        "/devstoreaccount1/Shape(PartitionKey='p',RowKey='nope')",
+        &accept,
+        b"",
+        true,
+    );
+    assert_eq!(missing.status, 404);
+    let text = message(&missing);
+    assert!(
+        text.starts_with("The specified resource does not exist.\n") && text.contains("RequestId:"),
+        "{text}"
+    );
 }
 
 /// `--cert`/`--key`: the server speaks HTTPS, links in its answers say so, and a SAS that

@@ -513,18 +513,63 @@ pub fn table_page(names: &[String], level: Metadata, place: &Place<'_>) -> Vec<u
     out
 }
 
+/// The sentence the service's message starts with for an error code, where clients read it:
+/// the Python SDK, for one, tells errors apart by these words. As recorded from the service.
+pub fn service_sentence(code: &str) -> Option<&'static str> {
+    Some(match code {
+        "ResourceNotFound" => "The specified resource does not exist.",
+        "TableNotFound" => "The table specified does not exist.",
+        "EntityAlreadyExists" => "The specified entity already exists.",
+        "TableAlreadyExists" => "The table specified already exists.",
+        "UpdateConditionNotSatisfied" => {
+            "The update condition specified in the request was not satisfied."
+        }
+        "PropertyNameTooLong" => "The property name exceeds the maximum allowed length (255).",
+        "TooManyProperties" => {
+            "The entity contains more properties than allowed. Each entity can include up to 252 properties to store data. Each entity also has 3 system properties."
+        }
+        "AuthorizationFailure" => "This request is not authorized to perform this operation.",
+        "InsufficientAccountPermissions" => "Write operations are not allowed.",
+        _ => return None,
+    })
+}
+
 /// The service's JSON error body: `{"odata.error":{"code":…,"message":{"lang":"en-US","value":…}}}`.
-/// The message's first line is the error's; the service adds the request id and the time on
-/// the lines after it.
-pub fn error_document(code: &str, message: &str, request_id: &str, time: &str) -> Vec<u8> {
-    let mut out = Vec::with_capacity(128 + message.len());
+/// The message is written as the service writes it: the index of the failed operation of a
+/// `$batch` first (`1:`), then the code's own sentence ([`service_sentence`]) where it has one,
+/// then `detail` on a line of its own when it adds to that sentence, then the request id and
+/// the time on the lines after.
+pub fn error_document(
+    code: &str,
+    failed_index: Option<usize>,
+    detail: &str,
+    request_id: &str,
+    time: &str,
+) -> Vec<u8> {
+    let mut message = String::with_capacity(160 + detail.len());
+    if let Some(index) = failed_index {
+        message.push_str(&index.to_string());
+        message.push(':');
+    }
+    match service_sentence(code) {
+        Some(sentence) if !detail.starts_with(sentence) => {
+            message.push_str(sentence);
+            if !detail.is_empty() {
+                message.push('\n');
+                message.push_str(detail);
+            }
+        }
+        _ => message.push_str(detail),
+    }
+    message.push_str("\nRequestId:");
+    message.push_str(request_id);
+    message.push_str("\nTime:");
+    message.push_str(time);
+    let mut out = Vec::with_capacity(64 + message.len());
     out.extend_from_slice(b"{\"odata.error\":{\"code\":");
     string(&mut out, code);
     out.extend_from_slice(b",\"message\":{\"lang\":\"en-US\",\"value\":");
-    string(
-        &mut out,
-        &format!("{message}\nRequestId:{request_id}\nTime:{time}"),
-    );
+    string(&mut out, &message);
     out.extend_from_slice(b"}}}");
     out
 }
@@ -757,10 +802,49 @@ mod tests {
             created["odata.metadata"],
             "http://127.0.0.1:10002/devstoreaccount1/$metadata#Tables/@Element"
         );
-        let error = error_document("TableNotFound", "no \"t\"", "r1", "now");
+        let error = error_document("TableNotFound", None, "no \"t\"", "r1", "now");
         let read = super::super::service_error(404, None, &error);
         assert_eq!(read.code, ErrorCode::TableNotFound);
-        assert_eq!(read.message, "no \"t\"");
+        assert_eq!(
+            read.message,
+            "The table specified does not exist.\nno \"t\""
+        );
+    }
+
+    /// An error's message is the service's: the failed index, the code's sentence, the detail,
+    /// the request id and the time, a line each; a detail that is the sentence isn't repeated.
+    #[test]
+    fn error_messages_start_as_the_services_do() {
+        let value = |doc: Vec<u8>| {
+            json(&doc)["odata.error"]["message"]["value"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        };
+        assert_eq!(
+            value(error_document(
+                "EntityAlreadyExists",
+                Some(3),
+                "p/r",
+                "id",
+                "t"
+            )),
+            "3:The specified entity already exists.\np/r\nRequestId:id\nTime:t"
+        );
+        assert_eq!(
+            value(error_document(
+                "ResourceNotFound",
+                None,
+                "The specified resource does not exist.",
+                "id",
+                "t"
+            )),
+            "The specified resource does not exist.\nRequestId:id\nTime:t"
+        );
+        assert_eq!(
+            value(error_document("InvalidInput", None, "bad", "id", "t")),
+            "bad\nRequestId:id\nTime:t"
+        );
     }
 
     #[test]

@@ -679,8 +679,15 @@ fn error_body(body: &[u8]) -> (Option<String>, Option<String>) {
 pub fn service_error(status: u16, header_code: Option<&str>, body: &[u8]) -> StoreError {
     let (body_code, message) = error_body(body);
     let code_text = header_code.map(str::to_owned).or(body_code);
+    // The message's lines up to the request id: the service's sentence, and whatever a
+    // server adds after it.
     let mut message = message
-        .map(|m| m.lines().next().unwrap_or_default().to_owned())
+        .map(|m| {
+            m.lines()
+                .take_while(|line| !line.starts_with("RequestId:"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
         .unwrap_or_else(|| format!("the service answered {status}"));
     let code = match code_text.as_deref().and_then(error_code) {
         Some(code) => code,
@@ -1208,11 +1215,11 @@ mod tests {
         // A code the store does not know keeps its spelling at the front of the message.
         let e = service_error(
             403,
-            Some("InsufficientAccountPermissions"),
-            b"{\"odata.error\":{\"code\":\"InsufficientAccountPermissions\",\"message\":{\"value\":\"No.\"}}}",
+            Some("AccountIsDisabled"),
+            b"{\"odata.error\":{\"code\":\"AccountIsDisabled\",\"message\":{\"value\":\"No.\"}}}",
         );
         assert_eq!((e.status, e.code), (403, ErrorCode::AuthorizationFailure));
-        assert_eq!(e.message, "InsufficientAccountPermissions: No.");
+        assert_eq!(e.message, "AccountIsDisabled: No.");
         let e = service_error(500, None, b"\xff not json");
         assert_eq!(e.status, 500);
         assert!(e.message.contains("500"));

@@ -408,7 +408,8 @@ mod tests {
 
         let error = crate::wire::format::error_document(
             "EntityAlreadyExists",
-            "1:The specified entity already exists.",
+            Some(1),
+            "The specified entity already exists.",
             "r",
             "t",
         );
