@@ -29,7 +29,7 @@ use std::task::Poll;
 use std::time::Duration;
 
 use bytes::Bytes;
-use http_body_util::{BodyExt, Full, Limited};
+use http_body_util::{BodyExt, Full};
 use hyper::body::Body;
 use hyper::header::{HeaderName, HeaderValue};
 use hyper::{HeaderMap, Request, Response, StatusCode};
@@ -701,13 +701,62 @@ fn error_answer(error: &StoreError, id: &str, date: &str) -> Answer {
     }
 }
 
+/// How much of a body over the limit is still read (and dropped) so that the client, which
+/// may send the whole body before it reads an answer, gets the 413 rather than a connection
+/// closed under it. Past this, the answer is sent and the connection closed.
+const DRAIN_LIMIT: usize = 64 << 20;
+
 async fn read_body<B: RequestBody>(
     body: B,
     limit: usize,
     timeout: Duration,
 ) -> Result<Bytes, StoreError> {
-    let collected = tokio::time::timeout(timeout, Limited::new(body, limit).collect()).await;
-    match collected {
+    let read = async move {
+        let mut body = std::pin::pin!(body);
+        // One frame is kept as it came; more are joined.
+        let mut first: Option<Bytes> = None;
+        let mut joined: Vec<u8> = Vec::new();
+        let mut seen = 0usize;
+        while let Some(frame) = body.as_mut().frame().await {
+            let frame = frame.map_err(|e| {
+                let e: Box<dyn std::error::Error + Send + Sync> = e.into();
+                StoreError::new(
+                    ErrorCode::InvalidInput,
+                    format!("the request body could not be read: {e}"),
+                )
+            })?;
+            let Ok(data) = frame.into_data() else {
+                continue;
+            };
+            seen = seen.saturating_add(data.len());
+            if seen > limit {
+                // Too large: read on (and drop) what the client still sends, up to a bound.
+                first = None;
+                joined = Vec::new();
+                if seen > limit.saturating_add(DRAIN_LIMIT) {
+                    break;
+                }
+                continue;
+            }
+            match first.take() {
+                None if joined.is_empty() => first = Some(data),
+                None => joined.extend_from_slice(&data),
+                Some(earlier) => {
+                    joined.reserve(earlier.len() + data.len());
+                    joined.extend_from_slice(&earlier);
+                    joined.extend_from_slice(&data);
+                }
+            }
+        }
+        if seen > limit {
+            return Err(StoreError::new(
+                ErrorCode::RequestBodyTooLarge,
+                format!("the request body is larger than {limit} bytes"),
+            ));
+        }
+        Ok(first.unwrap_or_else(|| Bytes::from(joined)))
+    };
+    match tokio::time::timeout(timeout, read).await {
         Err(_) => Err(StoreError::new(
             ErrorCode::OperationTimedOut,
             format!(
@@ -715,20 +764,7 @@ async fn read_body<B: RequestBody>(
                 timeout.as_secs_f64()
             ),
         )),
-        Ok(Err(e))
-            if e.downcast_ref::<http_body_util::LengthLimitError>()
-                .is_some() =>
-        {
-            Err(StoreError::new(
-                ErrorCode::RequestBodyTooLarge,
-                format!("the request body is larger than {limit} bytes"),
-            ))
-        }
-        Ok(Err(e)) => Err(StoreError::new(
-            ErrorCode::InvalidInput,
-            format!("the request body could not be read: {e}"),
-        )),
-        Ok(Ok(collected)) => Ok(collected.to_bytes()),
+        Ok(result) => result,
     }
 }
 

@@ -410,6 +410,21 @@ fn metadata_levels_errors_and_the_front_door() {
         (too_big.status, too_big.error_code().as_str()),
         (413, "RequestBodyTooLarge")
     );
+    // A client that sends a whole body far over the limit before it reads (a 13 MiB `$batch`,
+    // as the Python SDK's own test sends) gets the 413, not a connection closed under it.
+    let batch_type = [("Content-Type", "multipart/mixed; boundary=batch_b")];
+    let far_too_big = raw(
+        &server,
+        "POST",
+        "/devstoreaccount1/$batch",
+        &batch_type,
+        &vec![b'x'; 13 << 20],
+        true,
+    );
+    assert_eq!(
+        (far_too_big.status, far_too_big.error_code().as_str()),
+        (413, "RequestBodyTooLarge")
+    );
     // The server still answers.
     assert!(block(c.get("Shapes", "p", "r", None)).is_ok());
 }
