@@ -123,9 +123,15 @@ impl Settings {
                 "a table's ACL is read and set with the account key only",
             ));
         }
-        // The table must exist: a point read tells, whatever scans the server refuses.
+        // The table must exist, under a name a table can have: a point read tells, whatever
+        // scans the server refuses.
         if let Err(e) = store.get(table, "", "", None)
-            && e.code == ErrorCode::TableNotFound
+            && matches!(
+                e.code,
+                ErrorCode::TableNotFound
+                    | ErrorCode::InvalidResourceName
+                    | ErrorCode::OutOfRangeInput
+            )
         {
             return Err(e);
         }

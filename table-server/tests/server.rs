@@ -1693,7 +1693,15 @@ fn table_names_that_break_the_rules_get_the_services_codes_and_words() {
             br#"{"A":1}"#,
             true,
         );
-        for answer in [create, insert, merge] {
+        let acl = raw(
+            &server,
+            "GET",
+            &format!("/devstoreaccount1/{name}?comp=acl"),
+            &[],
+            b"",
+            true,
+        );
+        for answer in [create, insert, merge, acl] {
             assert_eq!(
                 (answer.status, answer.error_code().as_str()),
                 (status, code),
