@@ -468,6 +468,20 @@ pub fn find(code_or_name: &str) -> Option<&'static Rule> {
     })
 }
 
+/// What the rule tests lint with: one file's findings of one rule.
+#[cfg(test)]
+pub(crate) fn findings_of(code: &str, text: &str) -> Vec<crate::diagnostic::Diagnostic> {
+    let sources = vec![crate::source::SourceFile {
+        path: "s.rs".into(),
+        text: text.to_owned(),
+    }];
+    crate::lint::lint_sources(sources, &crate::config::Config::default())
+        .diagnostics
+        .into_iter()
+        .filter(|d| d.code == code)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::spreading_field;

@@ -167,20 +167,10 @@ fn whole_key_space(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::config::Config;
-    use crate::lint::lint_sources;
-    use crate::source::SourceFile;
-
     fn tk101(filter: &str) -> Vec<String> {
         let text = format!("fn q() -> Query {{ Query::filter(\"{filter}\").unwrap() }}\n");
-        let sources = vec![SourceFile {
-            path: "s.rs".into(),
-            text,
-        }];
-        lint_sources(sources, &Config::default())
-            .diagnostics
+        super::super::findings_of("TK101", &text)
             .into_iter()
-            .filter(|d| d.code == "TK101")
             .map(|d| d.message)
             .collect()
     }

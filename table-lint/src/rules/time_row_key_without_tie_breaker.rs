@@ -167,19 +167,9 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::config::Config;
-    use crate::lint::lint_sources;
-    use crate::source::SourceFile;
-
     fn found(text: &str) -> Vec<String> {
-        let sources = vec![SourceFile {
-            path: "s.rs".into(),
-            text: text.to_owned(),
-        }];
-        lint_sources(sources, &Config::default())
-            .diagnostics
+        super::super::findings_of("TK017", text)
             .into_iter()
-            .filter(|d| d.code == "TK017")
             .map(|d| d.message)
             .collect()
     }

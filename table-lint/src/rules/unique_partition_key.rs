@@ -133,23 +133,11 @@ fn check(
 
 #[cfg(test)]
 mod tests {
-    use crate::config::Config;
-    use crate::lint::lint_sources;
-    use crate::source::SourceFile;
-
     fn tk002(keys: &str) -> usize {
         let text = format!(
             "#[derive(TableEntity)]\n#[table(name = \"T\", {keys})]\nstruct T {{ at: time::OffsetDateTime, id: String }}\n"
         );
-        let sources = vec![SourceFile {
-            path: "s.rs".into(),
-            text,
-        }];
-        lint_sources(sources, &Config::default())
-            .diagnostics
-            .iter()
-            .filter(|d| d.code == "TK002")
-            .count()
+        super::super::findings_of("TK002", &text).len()
     }
 
     /// A field the PartitionKey holds as a bucket still varies in the RowKey at a finer grain.
