@@ -1439,14 +1439,11 @@ mod tests {
             .collect()
     }
 
-    /// What the new scanner finds in a text, as text.
-    fn ours(text: &str) -> String {
-        let found = match scan(text) {
-            Err(e) => return format!("error {e} at {:?}-{:?}", e.start, e.end),
-            Ok(found) => found,
-        };
+    /// The entities both scanners found, as text: a line of where and what, a line of the
+    /// design or its errors.
+    fn entity_lines(entities: &[EntitySite]) -> Vec<String> {
         let mut out = Vec::new();
-        for e in &found.entities {
+        for e in entities {
             out.push(format!(
                 "entity {} at {} table {:?} unit {} problems {:?}",
                 e.ident,
@@ -1460,6 +1457,21 @@ mod tests {
                 Err(err) => format!("{:?}", errors_summary(err, &e.ident)),
             });
         }
+        out
+    }
+
+    /// The file's facts both scanners report, as text.
+    fn facts_line(enums: &[(String, usize)], inserts: bool, writes: bool) -> String {
+        format!("enums {enums:?} inserts {inserts} writes {writes}")
+    }
+
+    /// What the new scanner finds in a text, as text.
+    fn ours(text: &str) -> String {
+        let found = match scan(text) {
+            Err(e) => return format!("error {e} at {:?}-{:?}", e.start, e.end),
+            Ok(found) => found,
+        };
+        let mut out = entity_lines(&found.entities);
         for f in &found.filters {
             out.push(format!(
                 "filter {:?} at {}:{}-{}:{} templated {} open {} all {} tables {:?} deletes {} limited {} unit {}",
@@ -1477,10 +1489,7 @@ mod tests {
                 f.unit_test
             ));
         }
-        out.push(format!(
-            "enums {:?} inserts {} writes {}",
-            found.enums, found.inserts, found.writes
-        ));
+        out.push(facts_line(&found.enums, found.inserts, found.writes));
         out.join("\n")
     }
 
@@ -1493,21 +1502,7 @@ mod tests {
             }
             Ok(found) => found,
         };
-        let mut out = Vec::new();
-        for e in &found.entities {
-            out.push(format!(
-                "entity {} at {} table {:?} unit {} problems {:?}",
-                e.ident,
-                at(e.ident.span()),
-                e.table,
-                e.unit_test,
-                problems_summary(&e.problems, &e.ident)
-            ));
-            out.push(match &e.design {
-                Ok(d) => design_summary(d),
-                Err(err) => format!("{:?}", errors_summary(err, &e.ident)),
-            });
-        }
+        let mut out = entity_lines(&found.entities);
         for f in &found.filters {
             let (start, end) = Diagnostic::span_positions(f.span);
             out.push(format!(
@@ -1526,10 +1521,7 @@ mod tests {
                 f.unit_test
             ));
         }
-        out.push(format!(
-            "enums {:?} inserts {} writes {}",
-            found.enums, found.inserts, found.writes
-        ));
+        out.push(facts_line(&found.enums, found.inserts, found.writes));
         out.join("\n")
     }
 
