@@ -91,6 +91,9 @@ pub enum ErrorCode {
     /// 400: a query parameter whose value the operation does not take (service stats asked of
     /// the primary endpoint, say).
     InvalidQueryParameterValue,
+    /// 415: a body in a media type the operation does not take (a `multipart/mixed` body sent
+    /// to insert an entity, say).
+    MediaTypeNotSupported,
     /// 400: an XML element whose value is out of range (a CORS method the service does not
     /// know, a retention of 400 days).
     InvalidXmlNodeValue,
@@ -145,6 +148,7 @@ impl ErrorCode {
         ErrorCode::AuthorizationServiceMismatch,
         ErrorCode::InsufficientAccountPermissions,
         ErrorCode::InvalidQueryParameterValue,
+        ErrorCode::MediaTypeNotSupported,
         ErrorCode::InvalidXmlNodeValue,
         ErrorCode::InvalidCorsHeaderValue,
         ErrorCode::CorsPreflightFailure,
@@ -200,6 +204,7 @@ impl ErrorCode {
             ErrorCode::AuthorizationServiceMismatch => "AuthorizationServiceMismatch",
             ErrorCode::InsufficientAccountPermissions => "InsufficientAccountPermissions",
             ErrorCode::InvalidQueryParameterValue => "InvalidQueryParameterValue",
+            ErrorCode::MediaTypeNotSupported => "MediaTypeNotSupported",
             ErrorCode::InvalidXmlNodeValue => "InvalidXmlNodeValue",
             ErrorCode::InvalidCorsHeaderValue => "InvalidCorsHeaderValue",
             ErrorCode::CorsPreflightFailure => "CorsPreflightFailure",
@@ -226,6 +231,7 @@ impl ErrorCode {
             | ErrorCode::InsufficientAccountPermissions
             | ErrorCode::CorsPreflightFailure => 403,
             ErrorCode::UnsupportedHttpVerb => 405,
+            ErrorCode::MediaTypeNotSupported => 415,
             ErrorCode::NotImplemented => 501,
             ErrorCode::NoResponse => 0,
             _ => 400,

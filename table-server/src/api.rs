@@ -192,6 +192,11 @@ pub async fn run<B: Backend>(
     traced: &mut Option<Traced>,
 ) -> Result<Answer, StoreError> {
     let method = req.method;
+    if matches!(method, "POST" | "PUT" | "MERGE" | "PATCH")
+        && req.target.resource != Resource::Batch
+    {
+        json_media(req)?;
+    }
     match &req.target.resource {
         Resource::Tables => match method {
             "GET" => query_tables(backend, req).await,
@@ -255,12 +260,65 @@ pub async fn run<B: Backend>(
             }
             _ => Err(verb_refused(method, "$batch")),
         },
+        // The caller has found the table (it answers TableNotFound otherwise).
+        Resource::Nested(table, rest) => Err(nested(req, table, rest)),
         // The server's settings answer these (`crate::settings`), before any table operation.
         Resource::Service => Err(StoreError::new(
             ErrorCode::InvalidUri,
             "the account's own URL names no table operation",
         )),
     }
+}
+
+/// A body in JSON, the one format this server speaks (the service takes Atom XML too, for the
+/// versions before JSON): a body declared as anything else is 415 MediaTypeNotSupported, as the
+/// service answers a `multipart/mixed` body sent to insert an entity. A body with no
+/// `Content-Type` is read as JSON.
+fn json_media(req: &Request<'_>) -> Result<(), StoreError> {
+    let Some(content_type) = req.header("content-type") else {
+        return Ok(());
+    };
+    let media = content_type.split(';').next().unwrap_or_default().trim();
+    if media.is_empty() || media.eq_ignore_ascii_case("application/json") {
+        return Ok(());
+    }
+    Err(StoreError::new(
+        ErrorCode::MediaTypeNotSupported,
+        format!("this operation takes a JSON body (`application/json`), not `{media}`"),
+    ))
+}
+
+/// The refusal of `table/rest` once `table` is found: the service reads a `POST` as an insert
+/// into the table, so a body without both keys is PropertiesNeedValue (recorded: a create-table
+/// body sent to `/mytable/Tables`); a key predicate with one key (`Tables('mytable')`) is
+/// InvalidInput, as the table's entities have two. What the service does with a complete
+/// entity sent there is not recorded: this server writes nothing and answers InvalidUri.
+fn nested(req: &Request<'_>, table: &str, rest: &str) -> StoreError {
+    let nowhere = || {
+        StoreError::new(
+            ErrorCode::InvalidUri,
+            format!(
+                "The requested URI does not represent any resource on the server.\n`{table}/{rest}`: a table is addressed as `{table}` or `{table}(PartitionKey='…',RowKey='…')`; is the table name part of the account URL?"
+            ),
+        )
+    };
+    if req.method == "POST" {
+        return match entity_body(req.body) {
+            Err(e) => e,
+            Ok(_) => nowhere(),
+        };
+    }
+    let single_key = rest
+        .split_once('(')
+        .and_then(|(_, args)| args.strip_suffix(')'))
+        .is_some_and(|args| !args.contains(','));
+    if single_key {
+        return StoreError::new(
+            ErrorCode::InvalidInput,
+            "The number of keys specified in the URI does not match number of key properties for the resource.",
+        );
+    }
+    nowhere()
 }
 
 async fn create_table<B: Backend>(backend: &B, req: &Request<'_>) -> Result<Answer, StoreError> {

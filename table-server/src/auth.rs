@@ -332,7 +332,7 @@ pub fn resource_type(resource: &Resource) -> char {
     match resource {
         Resource::Service => 's',
         Resource::Tables | Resource::Table(_) => 'c',
-        Resource::Batch | Resource::Rows(_) | Resource::Entity(..) => 'o',
+        Resource::Batch | Resource::Rows(_) | Resource::Entity(..) | Resource::Nested(..) => 'o',
     }
 }
 

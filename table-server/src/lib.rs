@@ -852,6 +852,21 @@ async fn answer<B: RequestBody>(
     if target.resource == Resource::Service {
         return data.settings.service(&request, &grant).await;
     }
+    // Service properties and stats asked of a table's URL (a client whose account URL ends in
+    // a table name): the service refuses the parameter, whether or not the table exists.
+    if target.param("restype") == Some("service") {
+        return Err(StoreError::new(
+            ErrorCode::InvalidQueryParameterValue,
+            "`restype=service` is asked of the account's own URL, and this one names a table",
+        ));
+    }
+    if let Resource::Nested(table, _) = &target.resource {
+        // The service looks the table up before it reads the rest of the path.
+        if let Grant::Table(scope) = &grant {
+            scope.admit(table, time::OffsetDateTime::now_utc())?;
+        }
+        data.store.require_table(table)?;
+    }
     if target.param("comp") == Some("acl") {
         return data.settings.table_acl(&data.store, &request, &grant).await;
     }
@@ -926,6 +941,9 @@ fn account_permissions(
         (Resource::Batch, _) => ("", "raudw"),
         (Resource::Service, "GET") => ("r", ""),
         (Resource::Service, _) => ("w", ""),
+        (Resource::Nested(..), "GET") => ("r", ""),
+        (Resource::Nested(..), "DELETE") => ("d", ""),
+        (Resource::Nested(..), _) => ("a", ""),
     }
 }
 

@@ -19,6 +19,10 @@ pub enum Resource {
     Rows(String),
     /// `name(PartitionKey='…',RowKey='…')`: one entity.
     Entity(String, String, String),
+    /// `name/…`: a table followed by more path, as a client configured with a table in its
+    /// account URL sends (`/mytable/Tables`, `/mytable/$batch`). The service looks the table
+    /// up, then refuses the request by what the rest of the path and the body are.
+    Nested(String, String),
 }
 
 /// A request's target.
@@ -83,11 +87,17 @@ pub fn resource(rest: &str) -> Result<Resource, StoreError> {
         return Ok(Resource::Service);
     }
     // A `/` sent as such: a deeper path than the service has (one inside a key arrives
-    // percent-encoded).
-    if rest.contains('/') {
-        return Err(invalid_uri(format!(
-            "`{decoded}` names no Table service resource"
-        )));
+    // percent-encoded). A table name first is looked up before the rest is refused.
+    if let Some((first, more)) = rest.split_once('/') {
+        let first = decode(first, "path")?;
+        let nameable =
+            !first.is_empty() && !first.contains('(') && first != "Tables" && first != "$batch";
+        if !nameable {
+            return Err(invalid_uri(format!(
+                "`{decoded}` names no Table service resource"
+            )));
+        }
+        return Ok(Resource::Nested(first, decode(more, "path")?));
     }
     if decoded == "Tables" || decoded == "Tables()" {
         return Ok(Resource::Tables);
@@ -213,7 +223,22 @@ mod tests {
             r("Orders(PartitionKey='O%27%27Brien',RowKey='a%2Fb')"),
             Resource::Entity("Orders".into(), "O'Brien".into(), "a/b".into())
         );
-        for bad in ["a/b", "Orders(PartitionKey='x')", "Tables(Orders)", "%ff"] {
+        assert_eq!(
+            r("mytable/Tables"),
+            Resource::Nested("mytable".into(), "Tables".into())
+        );
+        assert_eq!(
+            r("my%74able/Tables('x')"),
+            Resource::Nested("mytable".into(), "Tables('x')".into())
+        );
+        for bad in [
+            "Tables/x",
+            "$batch/x",
+            "t()/x",
+            "Orders(PartitionKey='x')",
+            "Tables(Orders)",
+            "%ff",
+        ] {
             let e = resource(bad).unwrap_err();
             assert_eq!(e.code, ErrorCode::InvalidUri, "{bad}");
         }

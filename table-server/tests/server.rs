@@ -1469,6 +1469,166 @@ fn answers_are_written_as_the_service_writes_them() {
     );
 }
 
+/// A client whose account URL ends in a table name (`…/devstoreaccount1/mytable`) sends
+/// `/mytable/Tables`, `/mytable/$batch` and `/mytable?restype=service`. The service looks the
+/// table up first, then refuses each by its own rule (the answers recorded by the Python SDK's
+/// tests, which look for these words to tell the user to check the account URL); nothing is
+/// written.
+#[test]
+fn a_table_name_in_the_account_url_is_refused_as_the_service_refuses_it() {
+    let server = start(in_memory());
+    let json_type = [("Content-Type", "application/json")];
+    let message = |answer: &Raw| {
+        answer.json()["odata.error"]["message"]["value"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let refused = |answer: &Raw, status: u16, code: &str, words: &str| {
+        assert_eq!(answer.status, status, "{}", answer.body);
+        assert_eq!(answer.header("x-ms-error-code"), Some(code));
+        assert_eq!(answer.error_code(), code);
+        let text = message(answer);
+        assert!(text.starts_with(words), "{text}");
+    };
+    let create_body = br#"{"TableName":"mytable"}"#;
+    let missing = raw(
+        &server,
+        "POST",
+        "/devstoreaccount1/mytable/Tables",
+        &json_type,
+        create_body,
+        true,
+    );
+    refused(
+        &missing,
+        404,
+        "TableNotFound",
+        "The table specified does not exist.",
+    );
+    let made = raw(
+        &server,
+        "POST",
+        "/devstoreaccount1/Tables",
+        &json_type,
+        create_body,
+        true,
+    );
+    assert_eq!(made.status, 201, "{}", made.body);
+
+    let no_keys = raw(
+        &server,
+        "POST",
+        "/devstoreaccount1/mytable/Tables",
+        &json_type,
+        create_body,
+        true,
+    );
+    refused(
+        &no_keys,
+        400,
+        "PropertiesNeedValue",
+        "The values are not specified for all properties in the entity.",
+    );
+    let whole = raw(
+        &server,
+        "POST",
+        "/devstoreaccount1/mytable/Tables",
+        &json_type,
+        br#"{"PartitionKey":"p","RowKey":"r"}"#,
+        true,
+    );
+    refused(
+        &whole,
+        400,
+        "InvalidUri",
+        "The requested URI does not represent any resource on the server.",
+    );
+    let one_key = raw(
+        &server,
+        "DELETE",
+        "/devstoreaccount1/mytable/Tables('mytable')",
+        &[],
+        b"",
+        true,
+    );
+    refused(
+        &one_key,
+        400,
+        "InvalidInput",
+        "The number of keys specified in the URI does not match number of key properties for the resource.",
+    );
+    let batch_type = [("Content-Type", "multipart/mixed; boundary=batch_1")];
+    let batch = raw(
+        &server,
+        "POST",
+        "/devstoreaccount1/mytable/$batch",
+        &batch_type,
+        b"--batch_1--\r\n",
+        true,
+    );
+    refused(
+        &batch,
+        415,
+        "MediaTypeNotSupported",
+        "None of the provided media types are supported.",
+    );
+    // The same rule on the table's own URL: an entity's body is JSON.
+    let multipart_insert = raw(
+        &server,
+        "POST",
+        "/devstoreaccount1/mytable",
+        &batch_type,
+        b"--batch_1--\r\n",
+        true,
+    );
+    refused(
+        &multipart_insert,
+        415,
+        "MediaTypeNotSupported",
+        "None of the provided media types are supported.",
+    );
+    for (method, path) in [
+        (
+            "GET",
+            "/devstoreaccount1/mytable?restype=service&comp=properties",
+        ),
+        (
+            "PUT",
+            "/devstoreaccount1/mytable?restype=service&comp=properties",
+        ),
+        (
+            "GET",
+            "/devstoreaccount1/notatable?restype=service&comp=properties",
+        ),
+    ] {
+        let answer = raw(&server, method, path, &[], b"", true);
+        refused(
+            &answer,
+            400,
+            "InvalidQueryParameterValue",
+            "Value for one of the query parameters specified in the request URI is invalid.",
+        );
+    }
+    // Nothing was written, and the table is still there.
+    let rows = block(client(&server).query_page("mytable", &Query::all())).unwrap();
+    assert!(rows.entities.is_empty());
+    let other = raw(
+        &server,
+        "POST",
+        "/devstoreaccount1/notatable/Tables",
+        &json_type,
+        create_body,
+        true,
+    );
+    refused(
+        &other,
+        404,
+        "TableNotFound",
+        "The table specified does not exist.",
+    );
+}
+
 /// `--cert`/`--key`: the server speaks HTTPS, links in its answers say so, and a SAS that
 /// allows HTTPS only is accepted over it. The certificate in `tests/tls` (for `localhost` and
 /// 127.0.0.1, signed by the test CA `ca.pem`, whose key was thrown away) exists for this test.

@@ -530,6 +530,11 @@ pub fn service_sentence(code: &str) -> Option<&'static str> {
         }
         "AuthorizationFailure" => "This request is not authorized to perform this operation.",
         "InsufficientAccountPermissions" => "Write operations are not allowed.",
+        "PropertiesNeedValue" => "The values are not specified for all properties in the entity.",
+        "MediaTypeNotSupported" => "None of the provided media types are supported.",
+        "InvalidQueryParameterValue" => {
+            "Value for one of the query parameters specified in the request URI is invalid."
+        }
         _ => return None,
     })
 }

@@ -340,6 +340,12 @@ impl Store {
             })
     }
 
+    /// Nothing if `name` is a table of the store; the service's error for it otherwise
+    /// (TableNotFound, or InvalidResourceName for a name no table can have).
+    pub fn require_table(&self, name: &str) -> Result<(), StoreError> {
+        self.table(name).map(|_| ())
+    }
+
     // ----- tables -----
 
     /// Creates a table. Names are unique regardless of case, and keep the case they were
