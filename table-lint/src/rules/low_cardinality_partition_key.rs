@@ -4,6 +4,7 @@ use table_derive_internals::Design;
 use table_derive_internals::ast::TypeKind;
 use table_derive_internals::template::SegmentFormat;
 
+use super::keys::{self, KeyRole};
 use super::{Check, EntityContext, Finding, Level, Rule, RuleOption};
 
 /// The rule.
@@ -20,6 +21,13 @@ handful of partitions: an enum of unit variants declared in the same file (`{sta
 or an `i8`/`u8` when the expected load needs more. The number of partitions is the product of
 each placeholder's number of values; the rule flags it when that many partitions, each taking
 about `partition_writes_per_second` entities a second, can't take `peak_writes_per_second`.
+
+A field whose type does not bound it (a `String`) but whose name says it holds one of a short
+list (`channel`, `scheme`, `status`, `level`, `severity`, `priority`, `tier`, `plan`, `stage`,
+`phase`, `mode`, `kind`, `environment`, past a trailing `_id`, `_name`, `_code` or `_key`) is
+reported as a note when the PartitionKey is made only of such fields: how many values it takes
+is a fact of the data the code does not show. Index copies' PartitionKeys are judged the same
+way: a copy partitioned by a few-valued field is as hot as an entity would be.
 
 ## Why it is bad
 Each partition is served by one server and has a throughput target of its own (about 2,000
@@ -87,43 +95,203 @@ fn values(
     }
 }
 
+/// Words that name a field whose values are a short list by their nature (a delivery channel,
+/// a payment scheme, a status, a severity), whatever type holds them: the name is all a
+/// `String` field says about how many values it takes.
+const FEW_VALUED_WORDS: &[&str] = &[
+    "channel",
+    "scheme",
+    "kind",
+    "status",
+    "level",
+    "severity",
+    "priority",
+    "tier",
+    "plan",
+    "stage",
+    "phase",
+    "mode",
+    "gender",
+    "environment",
+    "env",
+];
+
+/// The few-valued word a field's name ends with, past a trailing `id`, `name`, `code` or `key`
+/// (`channel_id`, `scheme_code`): `None` when the name does not say it.
+fn few_valued_by_name(field: &str) -> Option<&'static str> {
+    let lower = field.to_ascii_lowercase();
+    let mut words: Vec<&str> = lower.split('_').filter(|w| !w.is_empty()).collect();
+    while words.len() > 1 && matches!(words.last(), Some(&("id" | "name" | "code" | "key"))) {
+        words.pop();
+    }
+    let last = *words.last()?;
+    FEW_VALUED_WORDS.iter().copied().find(|w| *w == last)
+}
+
 fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
     let design = ctx.design;
-    let pk = &design.partition_key;
-    let mut partitions: u64 = 1;
-    let mut reasons = Vec::new();
-    let mut any = false;
-    for (field, format) in pk.template.placeholders() {
-        any = true;
-        match values(design, &ctx.file.enums, field, format) {
-            Some((n, why)) => {
-                partitions = partitions.saturating_mul(n);
-                reasons.push(why);
-            }
-            None => return,
-        }
-    }
-    if !any {
-        return;
-    }
     let per_partition = ctx.options.usize("partition_writes_per_second", 2000) as u64;
     let peak = ctx.options.usize("peak_writes_per_second", 20000) as u64;
-    let ceiling = partitions.saturating_mul(per_partition);
-    if ceiling >= peak {
-        return;
+    for k in keys::all(design)
+        .into_iter()
+        .filter(|k| k.role == KeyRole::Partition)
+    {
+        let pk = k.key;
+        let what = match k.index {
+            None => format!("`{}`", design.table),
+            Some(index) => format!("index `{index}` of `{}`", design.table),
+        };
+        let mut partitions: u64 = 1;
+        let mut reasons = Vec::new();
+        // Fields only their names say are few-valued: the count is unknown, so a note.
+        let mut named = Vec::new();
+        let mut fields = Vec::new();
+        let mut judged = true;
+        for (field, format) in pk.template.placeholders() {
+            fields.push(field);
+            if let Some((n, why)) = values(design, &ctx.file.enums, field, format) {
+                partitions = partitions.saturating_mul(n);
+                reasons.push(why);
+            } else if let Some(word) = (!format.is_time())
+                .then(|| few_valued_by_name(field))
+                .flatten()
+            {
+                named.push(format!("`{field}` names a {word}"));
+            } else {
+                judged = false;
+                break;
+            }
+        }
+        if !judged || fields.is_empty() {
+            continue;
+        }
+        let keep = fields
+            .iter()
+            .map(|f| format!("`{f}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let spread = match super::spreading_field(design, &fields) {
+            Some(field) => {
+                format!("a field with many values that spreads the load, such as `{{{field}}}`,")
+            }
+            None => {
+                "a field with many values that spreads the load (a customer, a device)".to_owned()
+            }
+        };
+        if !named.is_empty() {
+            reasons.extend(named);
+            out.push(
+                Finding::new(
+                    pk.span,
+                    format!(
+                        "{} `{}` is made only of few-valued fields ({}): if they take a handful of values, {what} has a handful of partitions, each capped near {per_partition} entities a second, and the most common value is a hot partition",
+                        k.label,
+                        pk.template.text,
+                        reasons.join(", "),
+                    ),
+                    format!(
+                        "partition by {spread} and keep {keep} as a property or after it in the key; or bound the field with an enum so the count is known"
+                    ),
+                )
+                .as_note(),
+            );
+            continue;
+        }
+        let ceiling = partitions.saturating_mul(per_partition);
+        if ceiling >= peak {
+            continue;
+        }
+        out.push(Finding::new(
+            pk.span,
+            format!(
+                "{} `{}` can take only {partitions} value{} ({}): at about {per_partition} entities a second per partition, {what} is capped near {ceiling} writes a second, and the most common value is a hot partition",
+                k.label,
+                pk.template.text,
+                if partitions == 1 { "" } else { "s" },
+                reasons.join(", "),
+            ),
+            format!(
+                "partition by {spread} and keep {keep} as a property or after it in the key; set `peak_writes_per_second` for this rule if the table's load is smaller"
+            ),
+        ));
     }
-    out.push(Finding::new(
-        pk.span,
-        format!(
-            "PartitionKey `{}` can take only {partitions} value{} ({}): at about {per_partition} entities a second per partition, `{}` is capped near {ceiling} writes a second, and the most common value is a hot partition",
-            pk.template.text,
-            if partitions == 1 { "" } else { "s" },
-            reasons.join(", "),
-            design.table,
-        ),
-        format!(
-            "partition by a field with many values that spreads the load and keep {} as a property or after it in the key; set `peak_writes_per_second` for this rule if the table's load is smaller",
-            pk.template.placeholders().map(|(f, _)| format!("`{f}`")).collect::<Vec<_>>().join(", ")
-        ),
-    ));
+}
+
+#[cfg(test)]
+mod tests {
+    fn found(text: &str) -> Vec<(String, bool)> {
+        super::super::findings_of("TK016", text)
+            .into_iter()
+            .map(|d| (d.message, d.severity == crate::diagnostic::Severity::Note))
+            .collect()
+    }
+
+    /// An enum of three variants caps the table at three partitions: a warning.
+    #[test]
+    fn counted_values_warn() {
+        let found = found(
+            r#"
+            enum Status { Open, Closed, Archived }
+            #[derive(TableEntity)]
+            #[table(name = "Orders", partition_key = "{status}", row_key = "{order_id}")]
+            struct Order { status: Status, order_id: String }
+            "#,
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].0.contains("can take only 3 values"),
+            "{}",
+            found[0].0
+        );
+        assert!(!found[0].1);
+    }
+
+    /// A `String` named as a channel or a scheme: a note, since only the data says how many.
+    /// A copy partitioned by one is judged too; a field that spreads the load is not reported.
+    #[test]
+    fn names_of_few_valued_fields_are_noted() {
+        let found = found(
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "botdata", partition_key = "{channel_id}:user", row_key = "{user_id}")]
+            #[table(index(name = "by_scheme", partition_key = "{scheme_code}", row_key = "{user_id}", eventual))]
+            #[table(index(name = "by_user", partition_key = "{user_id}", row_key = "{channel_id}", eventual))]
+            struct UserData { channel_id: String, user_id: String, scheme_code: String }
+            "#,
+        );
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(found.iter().all(|(_, note)| *note), "{found:?}");
+        assert!(
+            found[0].0.starts_with("PartitionKey `{channel_id}:user`"),
+            "{}",
+            found[0].0
+        );
+        assert!(
+            found[0].0.contains("`channel_id` names a channel"),
+            "{}",
+            found[0].0
+        );
+        assert!(found[1].0.contains("index `by_scheme`"), "{}", found[1].0);
+        // A channel together with a field of many values spreads the load.
+        let spread = self::found(
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "botdata", partition_key = "{channel_id}_{user_id}", row_key = "state")]
+            struct UserData { channel_id: String, user_id: String }
+            "#,
+        );
+        assert!(spread.is_empty(), "{spread:?}");
+    }
+
+    #[test]
+    fn only_whole_trailing_words_count() {
+        use super::few_valued_by_name;
+        assert_eq!(few_valued_by_name("channel_id"), Some("channel"));
+        assert_eq!(few_valued_by_name("payment_scheme_code"), Some("scheme"));
+        assert_eq!(few_valued_by_name("status"), Some("status"));
+        assert_eq!(few_valued_by_name("id"), None);
+        assert_eq!(few_valued_by_name("channels_seen"), None);
+        assert_eq!(few_valued_by_name("level_up_count"), None);
+        assert_eq!(few_valued_by_name("planet"), None);
+    }
 }
