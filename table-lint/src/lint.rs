@@ -18,7 +18,7 @@ use table_runtime::query::Filter;
 
 use crate::config::Config;
 use crate::diagnostic::{Diagnostic, Position, Severity};
-use crate::rules::{self, Check, EntityContext, FilterContext, Level, Rule};
+use crate::rules::{self, Check, EntityContext, FilterContext, Finding, Level, Rule};
 use crate::scan::{self, Scan};
 use crate::source::{self, SourceFile};
 
@@ -887,6 +887,106 @@ pub fn lint_sources(files: Vec<SourceFile>, config: &Config) -> Report {
 }
 
 /// Lints files, reading those still on disk; a file that can't be read is a finding.
+/// What each rule across designs finds, rule by rule in [`rules::all`]'s order: the design's
+/// index and the finding.
+type DesignFindings = Vec<(&'static Rule, Vec<(usize, Finding)>)>;
+
+fn design_findings(designs: &[DesignSummary], config: &Config) -> DesignFindings {
+    let overlaps = RowOverlaps::default();
+    let mut out = Vec::new();
+    for rule in rules::all() {
+        if let Check::Designs(check) = rule.check {
+            if config.level(rule) == Level::Allow {
+                continue;
+            }
+            let options = config.options(rule);
+            let mut found = Vec::new();
+            check(designs, &options, &overlaps, &mut found);
+            out.push((*rule, found));
+        }
+    }
+    out
+}
+
+/// What the filter rules find on every filter, in the order of the filters, with the file each
+/// finding is in; a filter that does not parse is TK100's finding (TK106's for `eq null`).
+fn filter_findings(
+    filters: &[FilterSummary],
+    designs: &[DesignSummary],
+    config: &Config,
+) -> Vec<(&'static Rule, PathBuf, Finding)> {
+    let mut out = Vec::new();
+    let index = DesignIndex::new(designs);
+    for site in filters {
+        let tables = tables_queried(site, designs, &index);
+        let parsed = if site.all {
+            Ok(Filter {
+                expr: table_runtime::query::Expr::Constant(true),
+                properties: Vec::new(),
+                text: String::new(),
+            })
+        } else {
+            Filter::parse(&site.text)
+        };
+        match parsed {
+            // A placeholder outside quotes may be any piece of a filter: no verdict on its text.
+            Err(_) if site.open_placeholders => {}
+            Err(e) => {
+                let (mut start, mut end) = (site.start, site.end);
+                if !site.templated && start.line == end.line {
+                    // Inside a plain literal: past the opening quote, at the column.
+                    start.column += 1 + e.column;
+                    end = Position {
+                        line: start.line,
+                        column: start.column + 1,
+                    };
+                }
+                let rule = if rules::eq_null::is_null_comparison(&site.text) {
+                    &rules::eq_null::RULE
+                } else {
+                    &rules::unparsable_filter::RULE
+                };
+                let finding = Finding::at(
+                    start,
+                    end,
+                    format!("this $filter does not parse: {}", e.message),
+                    format!(
+                        "the service answers 400 InvalidInput (column {} of the filter)",
+                        e.column + 1
+                    ),
+                );
+                out.push((rule, site.file.clone(), finding));
+            }
+            Ok(filter) => {
+                let plan = if site.all {
+                    table_runtime::query::QueryPlan::everything()
+                } else {
+                    filter.plan()
+                };
+                for rule in rules::all() {
+                    if let Check::Filter(check) = rule.check {
+                        let options = config.options(rule);
+                        let mut found = Vec::new();
+                        check(
+                            &FilterContext {
+                                site,
+                                filter: &filter,
+                                plan: &plan,
+                                options: &options,
+                                designs,
+                                tables: &tables,
+                            },
+                            &mut found,
+                        );
+                        out.extend(found.into_iter().map(|f| (*rule, site.file.clone(), f)));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 fn lint_inputs(inputs: Vec<Input>, config: &Config) -> Report {
     let mut report = Report {
         files: inputs.len(),
@@ -960,121 +1060,47 @@ fn lint_inputs(inputs: Vec<Input>, config: &Config) -> Report {
         texts.push((o.file.path, Arc::new(o.file.text)));
     }
 
-    // Rules across designs.
-    let overlaps = RowOverlaps::default();
-    for rule in rules::all() {
-        if let Check::Designs(check) = rule.check {
-            if config.level(rule) == Level::Allow {
+    // Rules across designs, and filters: both only read the designs, so they run side by side;
+    // their findings are then pushed in the order they always were (designs first), since
+    // suppressions note which `allow` was used.
+    let (design_found, filter_found) = std::thread::scope(|s| {
+        let by_design = s.spawn(|| design_findings(&designs, config));
+        let by_filter = filter_findings(&filters, &designs, config);
+        (by_design.join().unwrap_or_default(), by_filter)
+    });
+    for (rule, found) in design_found {
+        for (di, f) in found {
+            let Some(design) = designs.get_mut(di) else {
                 continue;
-            }
-            let options = config.options(rule);
-            let mut found = Vec::new();
-            check(&designs, &options, &overlaps, &mut found);
-            for (di, f) in found {
-                let Some(design) = designs.get_mut(di) else {
-                    continue;
-                };
-                if !allowed(&mut design.allows, rule) {
-                    let file = design.file.clone();
-                    push_capped(
-                        &mut report,
-                        config,
-                        rule,
-                        file,
-                        f.start,
-                        f.end,
-                        f.message,
-                        f.help,
-                        f.note,
-                    );
-                }
-            }
-        }
-    }
-
-    // Filters.
-    let index = DesignIndex::new(&designs);
-    for site in &filters {
-        let tables = tables_queried(site, &designs, &index);
-        let parsed = if site.all {
-            Ok(Filter {
-                expr: table_runtime::query::Expr::Constant(true),
-                properties: Vec::new(),
-                text: String::new(),
-            })
-        } else {
-            Filter::parse(&site.text)
-        };
-        match parsed {
-            // A placeholder outside quotes may be any piece of a filter: no verdict on its text.
-            Err(_) if site.open_placeholders => {}
-            Err(e) => {
-                let (mut start, mut end) = (site.start, site.end);
-                if !site.templated && start.line == end.line {
-                    // Inside a plain literal: past the opening quote, at the column.
-                    start.column += 1 + e.column;
-                    end = Position {
-                        line: start.line,
-                        column: start.column + 1,
-                    };
-                }
-                let rule = if rules::eq_null::is_null_comparison(&site.text) {
-                    &rules::eq_null::RULE
-                } else {
-                    &rules::unparsable_filter::RULE
-                };
-                push(
+            };
+            if !allowed(&mut design.allows, rule) {
+                let file = design.file.clone();
+                push_capped(
                     &mut report,
                     config,
                     rule,
-                    site.file.clone(),
-                    start,
-                    end,
-                    format!("this $filter does not parse: {}", e.message),
-                    Some(format!(
-                        "the service answers 400 InvalidInput (column {} of the filter)",
-                        e.column + 1
-                    )),
+                    file,
+                    f.start,
+                    f.end,
+                    f.message,
+                    f.help,
+                    f.note,
                 );
             }
-            Ok(filter) => {
-                let plan = if site.all {
-                    table_runtime::query::QueryPlan::everything()
-                } else {
-                    filter.plan()
-                };
-                for rule in rules::all() {
-                    if let Check::Filter(check) = rule.check {
-                        let options = config.options(rule);
-                        let mut found = Vec::new();
-                        check(
-                            &FilterContext {
-                                site,
-                                filter: &filter,
-                                plan: &plan,
-                                options: &options,
-                                designs: &designs,
-                                tables: &tables,
-                            },
-                            &mut found,
-                        );
-                        for f in found {
-                            push_capped(
-                                &mut report,
-                                config,
-                                rule,
-                                site.file.clone(),
-                                f.start,
-                                f.end,
-                                f.message,
-                                f.help,
-                                f.note,
-                            );
-                        }
-                    }
-                }
-            }
         }
+    }
+    for (rule, file, f) in filter_found {
+        push_capped(
+            &mut report,
+            config,
+            rule,
+            file,
+            f.start,
+            f.end,
+            f.message,
+            f.help,
+            f.note,
+        );
     }
 
     // Suppressions that suppressed nothing, or name no rule.
@@ -1112,5 +1138,10 @@ fn lint_inputs(inputs: Vec<Input>, config: &Config) -> Report {
         }
     }
     sort(&mut report);
+    // Freeing tens of thousands of summaries (key spaces, query plans) one allocation at a time
+    // takes a noticeable part of a large run; the report need not wait for it.
+    if designs.len() + filters.len() > 10_000 {
+        std::thread::spawn(move || drop((designs, filters)));
+    }
     report
 }
