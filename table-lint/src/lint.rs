@@ -83,6 +83,8 @@ pub struct DesignSummary {
     pub partition_key: String,
     /// The RowKey template.
     pub row_key: String,
+    /// Where the PartitionKey template is written.
+    pub partition_key_at: (Position, Position),
     /// Where the RowKey template is written.
     pub row_key_at: (Position, Position),
     /// Whether the RowKey template is a single literal.
@@ -468,6 +470,30 @@ fn allowed(allows: &mut [(String, Position, Position, bool)], rule: &Rule) -> bo
     }
 }
 
+/// The one design among `entities` that stores every property `filter` tests besides the
+/// system properties, when exactly one does: the table a query that names none runs on.
+fn property_owner(filter: &str, entities: &[scan::EntitySite]) -> Option<String> {
+    let parsed = Filter::parse(filter).ok()?;
+    let tested: Vec<&str> = parsed
+        .properties
+        .iter()
+        .map(String::as_str)
+        .filter(|p| !matches!(*p, "PartitionKey" | "RowKey" | "Timestamp"))
+        .collect();
+    if tested.is_empty() {
+        return None;
+    }
+    let mut owners = entities.iter().filter_map(|site| {
+        let design = site.design.as_ref().ok()?;
+        tested
+            .iter()
+            .all(|p| design.fields.iter().any(|f| !f.skip && f.property == *p))
+            .then(|| site.ident.to_string())
+    });
+    let owner = owners.next()?;
+    owners.next().is_none().then_some(owner)
+}
+
 /// Parses and checks one file: entity rules, derive problems, filters found.
 fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
     let mut outcome = FileOutcome {
@@ -497,13 +523,18 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
         enums: scan.enums.clone(),
         inserts: scan.inserts,
         writes: scan.writes,
-        limited_reads: scan
+        reads: scan
             .filters
             .iter()
-            .filter(|f| f.limited)
-            .map(|f| rules::LimitedRead {
+            .map(|f| rules::Read {
                 filter: f.text.clone(),
                 tables: f.tables.clone(),
+                limited: f.limited,
+                owner: if f.tables.is_empty() && scan.entities.len() > 1 {
+                    property_owner(&f.text, &scan.entities)
+                } else {
+                    None
+                },
             })
             .collect(),
         designs: scan.entities.len(),
@@ -581,6 +612,7 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
             table: design.table.clone(),
             partition_key: design.partition_key.template.text.clone(),
             row_key: design.row_key.template.text.clone(),
+            partition_key_at: Diagnostic::span_positions(design.partition_key.span),
             row_key_at: Diagnostic::span_positions(design.row_key.span),
             row_key_constant: design
                 .row_key

@@ -1,7 +1,6 @@
 //! TK014 `log-data-partition`: log-like data partitioned by nothing but a time bucket.
 
 use table_derive_internals::Design;
-use table_derive_internals::ast::TypeKind;
 use table_derive_internals::template::SegmentFormat;
 
 use super::{Check, EntityContext, Finding, Level, Rule};
@@ -185,12 +184,8 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
     let pk = &design.partition_key;
     let mut placeholders = pk.template.placeholders().peekable();
     if placeholders.peek().is_none()
-        || !placeholders.all(|(field, f)| {
-            f.is_time()
-                || design
-                    .field(field)
-                    .is_some_and(|f| f.kind == TypeKind::Time)
-        })
+        || !placeholders
+            .all(|(field, f)| super::is_time_placeholder(design, &pk.template, field, f))
     {
         return;
     }

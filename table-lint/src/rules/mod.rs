@@ -147,33 +147,64 @@ pub struct FileFacts {
     pub inserts: bool,
     /// Whether the file writes entities in any way (inserts, upserts, updates, batches).
     pub writes: bool,
-    /// The queries of the file limited to their first rows (`.top(n)`), with the tables the
-    /// code around them names.
-    pub limited_reads: Vec<LimitedRead>,
+    /// The queries of the file, with the tables the code around them names.
+    pub reads: Vec<Read>,
     /// How many designs the file declares.
     pub designs: usize,
 }
 
-/// A query the code limits to its first rows.
+/// A query the code sends.
 #[derive(Debug, Clone)]
-pub struct LimitedRead {
+pub struct Read {
     /// Its filter (empty for `Query::all()`).
     pub filter: String,
     /// The tables the code around it names.
     pub tables: Vec<crate::scan::TableHint>,
+    /// Whether the code limits it to its first rows (`.top(n)`).
+    pub limited: bool,
+    /// When the code names no table and the file declares several designs: the one design
+    /// that stores every property the filter tests besides the keys, if only one does.
+    pub owner: Option<String>,
 }
 
-impl LimitedRead {
-    /// Whether this read runs on `design`'s table: the code names it, or names no table in a
-    /// file that declares only this design.
+impl Read {
+    /// Whether this read runs on `design`'s table: the code names it; or names no table, and
+    /// the file declares only this design, or the filter tests properties only it stores.
     pub fn reads(&self, design: &table_derive_internals::Design, facts: &FileFacts) -> bool {
         if self.tables.is_empty() {
-            return facts.designs == 1;
+            return match &self.owner {
+                Some(owner) => design.ident == owner.as_str(),
+                None => facts.designs == 1,
+            };
         }
         self.tables.iter().any(|hint| match hint {
             crate::scan::TableHint::Design(ident) => design.ident == ident.as_str(),
             crate::scan::TableHint::Name(name) => name.eq_ignore_ascii_case(&design.table),
         })
+    }
+
+    /// Whether what the read returns depends on the order of the keys: it takes the first
+    /// rows, or ranges over a key (anything but one value or every value). A filter that does
+    /// not parse is taken to depend on it.
+    pub fn depends_on_order(&self) -> bool {
+        if self.limited {
+            return true;
+        }
+        if self.filter.is_empty() {
+            return false;
+        }
+        let Ok(filter) = Filter::parse(&self.filter) else {
+            return true;
+        };
+        let plan = filter.plan();
+        let ranged = |r: &table_runtime::query::KeyRange| {
+            let point = matches!((&r.lower, &r.upper),
+                (std::ops::Bound::Included(a), std::ops::Bound::Included(b)) if a == b);
+            let open =
+                r.lower == std::ops::Bound::Unbounded && r.upper == std::ops::Bound::Unbounded;
+            !point && !open
+        };
+        ranged(&plan.partitions) || ranged(&plan.rows)
     }
 }
 
@@ -389,6 +420,54 @@ pub fn says_row_type(name: &str) -> bool {
         || name.eq_ignore_ascii_case("discriminator")
         || name.eq_ignore_ascii_case("category")
         || name.eq_ignore_ascii_case(table_runtime::index::INDEX_NAME_PROPERTY)
+}
+
+/// The part of a date an integer field's name says it holds (`year`, `event_month`, `day`),
+/// past a trailing `_number` or `_of_…`: a key written from a date's parts
+/// (`{year:04}-{month:02}-{day:02}`) is the date it spells.
+pub fn calendar_part(design: &Design, field: &str) -> Option<&'static str> {
+    use table_derive_internals::ast::TypeKind;
+    let f = design.field(field)?;
+    if !matches!(f.kind, TypeKind::Integer { .. }) {
+        return None;
+    }
+    let lower = field.to_ascii_lowercase();
+    let words: Vec<&str> = lower.split('_').filter(|w| !w.is_empty()).collect();
+    let words = match words.iter().position(|w| *w == "of") {
+        Some(at) => &words[..at],
+        None => &words[..],
+    };
+    let last = match words {
+        [.., w, "number" | "num" | "no"] => *w,
+        [.., w] => *w,
+        [] => return None,
+    };
+    ["year", "quarter", "month", "week", "day", "hour", "minute"]
+        .into_iter()
+        .find(|p| *p == last)
+}
+
+/// Whether a placeholder of `template` stands for a point in time: a time format, a time field,
+/// or a part of a date in a template that also holds the year (parts without a year repeat
+/// every year: `{month}` alone is twelve values, not a moment).
+pub fn is_time_placeholder(
+    design: &Design,
+    template: &table_derive_internals::template::Template,
+    field: &str,
+    format: table_derive_internals::template::SegmentFormat,
+) -> bool {
+    use table_derive_internals::ast::TypeKind;
+    if format.is_time()
+        || design
+            .field(field)
+            .is_some_and(|f| f.kind == TypeKind::Time)
+    {
+        return true;
+    }
+    calendar_part(design, field).is_some()
+        && template
+            .placeholders()
+            .any(|(f, _)| calendar_part(design, f) == Some("year"))
 }
 
 /// A field of the design that could lead a PartitionKey and spread its load, for help text that

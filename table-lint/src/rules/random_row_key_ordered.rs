@@ -117,8 +117,8 @@ fn first_rows_read(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
     let Some((at, field, None)) = random_lead(design, &design.row_key) else {
         return;
     };
-    let Some(read) = ctx.file.limited_reads.iter().find(|read| {
-        read.reads(design, ctx.file) && {
+    let Some(read) = ctx.file.reads.iter().find(|read| {
+        read.limited && read.reads(design, ctx.file) && {
             let query = if read.filter.is_empty() {
                 Ok(Query::all())
             } else {

@@ -1,6 +1,5 @@
 //! TK015 `time-leading-partition-key`: a compound PartitionKey that starts with a time.
 
-use table_derive_internals::ast::TypeKind;
 use table_derive_internals::template::SegmentFormat;
 
 use super::{Check, EntityContext, Finding, Level, Rule};
@@ -45,10 +44,7 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
     let design = ctx.design;
     let pk = &design.partition_key;
     let is_time = |field: &str, format: SegmentFormat| {
-        format.is_time()
-            || design
-                .field(field)
-                .is_some_and(|f| f.kind == TypeKind::Time)
+        super::is_time_placeholder(design, &pk.template, field, format)
     };
     let placeholders: Vec<(&str, SegmentFormat)> = pk.template.placeholders().collect();
     let Some(&(first, format)) = placeholders.first() else {

@@ -72,7 +72,13 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
         let mut only_growing = true;
         for (field, format) in k.key.template.placeholders() {
             fields.push(field);
-            match grows(design, field, format) {
+            let part = super::is_time_placeholder(design, &k.key.template, field, format)
+                .then(|| super::calendar_part(design, field))
+                .flatten();
+            match part
+                .map(|_| "part of a date")
+                .or_else(|| grows(design, field, format))
+            {
                 Some(kind) => kinds.push(format!("`{field}` is {kind}")),
                 None => only_growing = false,
             }
@@ -109,6 +115,28 @@ mod tests {
             .into_iter()
             .map(|d| d.message)
             .collect()
+    }
+
+    /// A PartitionKey spelled from a date's parts (integer `year`, `month`, `day`) is that date;
+    /// the parts without a year repeat every year and do not only grow.
+    #[test]
+    fn dates_written_in_parts_are_times() {
+        let found = found(
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "Events", partition_key = "{year:04}-{month:unpadded}-{day:unpadded}", row_key = "{id}")]
+            struct Event { #[table(max = 9999)] year: u16, #[table(max = 12)] month: u8, #[table(max = 31)] day: u8, id: String }
+            #[derive(TableEntity)]
+            #[table(name = "Seasonal", partition_key = "{month:02}", row_key = "{id}")]
+            struct Seasonal { #[table(max = 12)] month: u8, id: String }
+            "#,
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].contains("`year` is part of a date, `month` is part of a date"),
+            "{}",
+            found[0]
+        );
     }
 
     /// An index copy partitioned by a time bucket alone takes the newest partition's writes.

@@ -28,13 +28,17 @@ Ticks are 100 ns, but clocks are coarser (often 1 to 15 ms), and two processes, 
 retries write in the same tick more often than it seems. Two entities of one partition with the
 same instant have the same key: an insert fails with 409 `EntityAlreadyExists`, and an upsert
 silently keeps one of the two. The rule looks at designs whose file inserts entities (calls
-something named `insert…`, `add_entity` or `create_entity`), since an upsert of one instant is
-often meant to land on one row; and at log records whatever the write, since each record is its
-own: a struct or table name with `Log`, `Event`, `Audit` or `Trace`, or the fields of a log
-record (a message with a level, a logger, an exception...), as TK014 recognises them. Other
-designs in a file that writes only by upserts, updates, merges or batches are left alone; in a
-file that shows no write at all (the design kept apart from the code that stores it) they get a
-note, not a warning.
+something named `insert…`, `add_entity` or `create_entity`); at log records whatever the write,
+since each record is its own: a struct or table name with `Log`, `Event`, `Audit` or `Trace`, or
+the fields of a log record (a message with a level, a logger, an exception...), as TK014
+recognises them; and, in a file that writes only by upserts, updates, merges or batches, at
+instants whose name says the clock was read at the write (`created`, `processed`, `received`,
+`sent`, `timestamp`, `now`, …): two entities written at once then share a key and one silently
+replaces the other. An upsert of another instant is often meant to land on one row and is left
+alone, and so is an instant whose name says it is observed data (`observed`, `measured`,
+`sampled`, `reading`): one entity per observation is what that key means, and a second insert of
+it is the same observation refused. A design whose file shows no write at all (kept apart from
+the code that stores it) gets a note, not a warning.
 
 ## Example
 ```rust
@@ -52,17 +56,72 @@ a time-ordered RowKey needs a tie-breaker."#,
     check: Check::Entity(check),
 };
 
+/// Words of a time field's name that say the time is a value of the data, measured or observed
+/// (a station's reading of 10:05): one entity per instant is what such a key means, and a second
+/// write of the instant is the same observation.
+const OBSERVED: &[&str] = &[
+    "observed",
+    "observation",
+    "measured",
+    "measurement",
+    "sampled",
+    "sample",
+    "reading",
+];
+
+/// Words of a time field's name that say the clock was read when the entity was written: two
+/// entities written at once get the same instant whatever they are.
+const STAMPED: &[&str] = &[
+    "created",
+    "creation",
+    "processed",
+    "received",
+    "sent",
+    "inserted",
+    "recorded",
+    "logged",
+    "submitted",
+    "enqueued",
+    "queued",
+    "published",
+    "posted",
+    "written",
+    "now",
+    "tick",
+    "ticks",
+    "timestamp",
+];
+
+/// Whether one of `words` is a whole word of the field's name.
+fn named(field: &str, words: &[&str]) -> bool {
+    field
+        .to_ascii_lowercase()
+        .split('_')
+        .any(|w| words.contains(&w))
+}
+
+/// How a design's writes are judged, from what the file shows.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Path {
+    /// The file inserts entities: an instant written twice is a 409.
+    Insert,
+    /// The file writes by upserts, updates, merges or batches only.
+    Upsert,
+    /// The file shows no write (the model kept apart from the code that stores it).
+    Unseen,
+}
+
 fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
-    // On an insert path, or for log records: elsewhere an upsert of one instant is often meant
-    // to land on one row, but two log records are never one.
     let design = ctx.design;
+    // Two log records are never one, whatever the write.
     let log_record = log_data_partition::log_record(design);
-    // A design whose file shows no write at all (a model kept apart from the code that stores
-    // it) gets a note.
-    let writes_elsewhere = !ctx.file.inserts && !ctx.file.writes && log_record.is_none();
-    if !ctx.file.inserts && log_record.is_none() && !writes_elsewhere {
-        return;
-    }
+    let path = if ctx.file.inserts {
+        Path::Insert
+    } else if ctx.file.writes {
+        Path::Upsert
+    } else {
+        Path::Unseen
+    };
     for k in keys::all(design)
         .into_iter()
         .filter(|k| k.role == KeyRole::Row)
@@ -90,6 +149,18 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
         let Some(&(time, _)) = placeholders.iter().find(|(f, fmt)| instant(f, *fmt)) else {
             continue;
         };
+        // An observed instant is the entity's identity; a stamped one is the clock at the
+        // write. Elsewhere an upsert of one instant is often meant to land on one row.
+        let judged = match (log_record.is_some(), path) {
+            (true, _) => true,
+            _ if named(time, OBSERVED) => false,
+            (false, Path::Insert | Path::Unseen) => true,
+            (false, Path::Upsert) => named(time, STAMPED),
+        };
+        if !judged {
+            continue;
+        }
+        let writes_elsewhere = log_record.is_none() && path == Path::Unseen;
         // A field of the shared PartitionKey is the same on every row of the partition: it
         // tells no two rows apart.
         if !placeholders
@@ -111,9 +182,12 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
                 repeated.join(", ")
             )
         };
-        let consequence = match (&log_record, ctx.file.inserts) {
-            (Some(why), false) => format!(
+        let consequence = match (&log_record, path) {
+            (Some(why), Path::Upsert | Path::Unseen) => format!(
                 "{why}, and two records of one instant get one key: an upsert keeps only one of them, an insert fails with 409 EntityAlreadyExists"
+            ),
+            (None, Path::Upsert) => format!(
+                "`{time}` is stamped when the entity is written, so two entities written in one tick get one key and an upsert silently keeps only the second"
             ),
             _ => "two inserts of one instant collide, and the second fails with 409 EntityAlreadyExists"
                 .to_owned(),
@@ -205,6 +279,39 @@ mod tests {
             "#,
         );
         assert!(series.is_empty(), "{series:?}");
+    }
+
+    /// An upserted instant stamped at the write (`created_tick`) is found; an observed one
+    /// (`observed_at`) is the entity's identity, on an insert path too.
+    #[test]
+    fn stamped_instants_are_found_on_upserts_and_observed_ones_are_not() {
+        let stamped = found(
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "Notifications", partition_key = "Drafts", row_key = "{created_tick:ticks}")]
+            struct Draft { created_tick: OffsetDateTime, title: String }
+            async fn store<B: Backend>(t: &Table<'_, B, Draft>, d: &Draft) {
+                let _ = t.upsert(d).await;
+            }
+            "#,
+        );
+        assert_eq!(stamped.len(), 1, "{stamped:?}");
+        assert!(
+            stamped[0].contains("`created_tick` is stamped when the entity is written"),
+            "{}",
+            stamped[0]
+        );
+        let observed = found(
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "Weather", partition_key = "{station}", row_key = "{observed_at:iso}")]
+            struct Observation { station: String, observed_at: OffsetDateTime, celsius: f64 }
+            async fn store<B: Backend>(t: &Table<'_, B, Observation>, o: &Observation) {
+                let _ = t.insert(o).await;
+            }
+            "#,
+        );
+        assert!(observed.is_empty(), "{observed:?}");
     }
 
     /// A RowKey that repeats the PartitionKey's field before the instant is the instant alone

@@ -29,7 +29,10 @@ queries or transactions across its entities.
 
 What the PartitionKey is made of does not matter: a GUID-led PartitionKey with a RowKey that
 varies (a partition per customer, with that customer's orders in it) is the guides' advice and
-is not flagged.
+is not flagged. Unless it is the entity's own id: a PartitionKey of one field named `id`,
+`guid`, `uuid`, `row_id`, `row_guid`, `entity_id` or the struct's name with `_id`
+(`message_id` on `MessageEntity`) is new for every entity, so each has a partition of its own
+whatever the RowKey holds.
 
 ## Why it is bad
 The partition is the unit of everything the service does well. Entity group transactions only
@@ -81,7 +84,27 @@ fn check(
     }
     for (i, design) in designs.iter().enumerate() {
         let pk_fields = &design.partition_fields;
-        if pk_fields.is_empty() || design.row_varies {
+        if pk_fields.is_empty() {
+            continue;
+        }
+        if design.row_varies {
+            if let Some(own) = own_identity(design) {
+                let (start, end) = design.partition_key_at;
+                out.push((
+                    i,
+                    Finding::at(
+                        start,
+                        end,
+                        format!(
+                            "PartitionKey `{}` is the `{}`'s own id (`{own}`): every `{}` gets a partition of its own whatever its RowKey, so no range query or transaction spans two of them",
+                            design.partition_key, design.ident, design.ident
+                        ),
+                        format!(
+                            "partition by what the entities are read together by (an owner, a group) and keep `{own}` in the RowKey; if each entity is only ever read alone, allow TK002 with that reason"
+                        ),
+                    ),
+                ));
+            }
             continue;
         }
         // Other entity types with many rows in the same partitions: the row is one of a
@@ -131,6 +154,37 @@ fn check(
     }
 }
 
+/// The PartitionKey's one field, when its name says it is the entity's own id: `id`, `guid`,
+/// `uuid`, `row_id`, `row_guid`, `entity_id`, or the struct's name with `_id` (`message_id` on
+/// `Message` or `MessageEntity`). A GUID or text field so named is new for every entity, so
+/// each entity has a partition of its own.
+fn own_identity(design: &DesignSummary) -> Option<&str> {
+    let [field] = design.partition_fields.as_slice() else {
+        return None;
+    };
+    let kind = &design.fields.iter().find(|f| &f.field == field)?.kind;
+    if !matches!(kind, TypeKind::Uuid | TypeKind::String) {
+        return None;
+    }
+    let name = field.to_ascii_lowercase();
+    let own = |stem: &str| {
+        ["id", "guid", "uuid"]
+            .iter()
+            .any(|suffix| name == format!("{stem}_{suffix}"))
+    };
+    let mut ident = String::new();
+    for (n, c) in design.ident.chars().enumerate() {
+        if c.is_ascii_uppercase() && n > 0 {
+            ident.push('_');
+        }
+        ident.push(c.to_ascii_lowercase());
+    }
+    let stem = ident.strip_suffix("_entity").unwrap_or(&ident);
+    let named =
+        matches!(name.as_str(), "id" | "guid" | "uuid") || own("row") || own("entity") || own(stem);
+    named.then_some(field.as_str())
+}
+
 #[cfg(test)]
 mod tests {
     fn tk002(keys: &str) -> usize {
@@ -138,6 +192,42 @@ mod tests {
             "#[derive(TableEntity)]\n#[table(name = \"T\", {keys})]\nstruct T {{ at: time::OffsetDateTime, id: String }}\n"
         );
         super::super::findings_of("TK002", &text).len()
+    }
+
+    /// A PartitionKey of the entity's own id is a partition per entity, whatever the RowKey;
+    /// an owner's id with rows under it is the guides' advice.
+    #[test]
+    fn a_partition_key_of_the_entitys_own_id_is_a_partition_per_entity() {
+        let found = |text: &str| super::super::findings_of("TK002", text);
+        let own = found(
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "Vendors", partition_key = "{row_guid}", row_key = "{oui}")]
+            struct NicVendor { row_guid: uuid::Uuid, oui: String, vendor: String }
+            #[derive(TableEntity)]
+            #[table(name = "Messages", partition_key = "{message_id}", row_key = "{sent}")]
+            struct MessageEntity { message_id: String, sent: String }
+            "#,
+        );
+        assert_eq!(own.len(), 2, "{own:?}");
+        assert!(
+            own[0].message.contains("`NicVendor`'s own id (`row_guid`)"),
+            "{}",
+            own[0].message
+        );
+        assert!(
+            own[1].message.contains("(`message_id`)"),
+            "{}",
+            own[1].message
+        );
+        let owner = found(
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "Orders", partition_key = "{customer_id}", row_key = "{order_id}")]
+            struct Order { customer_id: uuid::Uuid, order_id: uuid::Uuid }
+            "#,
+        );
+        assert!(owner.is_empty(), "{owner:?}");
     }
 
     /// A field the PartitionKey holds as a bucket still varies in the RowKey at a finer grain.

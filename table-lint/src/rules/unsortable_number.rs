@@ -19,7 +19,10 @@ pub static RULE: Rule = Rule {
     docs: r#"## What it flags
 An integer placeholder written without padding, `{n:unpadded}` (the keys `id.ToString()`
 writes), in any key of a design: a warning. An unsigned field whose declared `max` is a single
-digit (at most 9) is not flagged, since its keys sort as numbers.
+digit (at most 9) is not flagged, since its keys sort as numbers. Where the file shows the
+design's queries and none of them depends on the keys' order (each reads one key, or whole
+partitions: no `.top(n)`, no range over a key), it is a note: nothing reads the keys in order
+yet.
 
 An integer placeholder with an explicit width, `{n:06}` or `{n:6}`, when:
 
@@ -126,6 +129,15 @@ fn unpadded(name: &str, field: &Field, label: &str) -> Option<(String, String)> 
 
 fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
     let design = ctx.design;
+    // The file shows how the table is read, and no read depends on the keys' order (each
+    // reads one key, or whole partitions): unpadded numbers are a risk for later, a note.
+    let reads: Vec<_> = ctx
+        .file
+        .reads
+        .iter()
+        .filter(|r| r.reads(design, ctx.file))
+        .collect();
+    let order_free = !reads.is_empty() && reads.iter().all(|r| !r.depends_on_order());
     for k in keys::all(design) {
         for (i, part) in k.key.template.parts.iter().enumerate() {
             if let Part::Placeholder {
@@ -137,7 +149,20 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
             {
                 // Keys out of numeric order: the rule's level (a warning by default).
                 let (start, end) = keys::part_position(k.key, i);
-                out.push(Finding::at(start, end, message, help));
+                out.push(if order_free {
+                    Finding::at(
+                        start,
+                        end,
+                        format!(
+                            "{message}; no query of `{}` in this file depends on that order (each reads one key or whole partitions), so this is a risk for later",
+                            design.ident
+                        ),
+                        help,
+                    )
+                    .as_note()
+                } else {
+                    Finding::at(start, end, message, help)
+                });
                 continue;
             }
             let Part::Placeholder {
@@ -220,6 +245,50 @@ mod tests {
         out.into_iter()
             .map(|f| (f.message, f.help.unwrap_or_default(), f.note))
             .collect()
+    }
+
+    /// Queries that read one key leave unpadded numbers a note; a range over the key makes
+    /// them a warning again.
+    #[test]
+    fn unpadded_numbers_read_only_by_key_are_notes() {
+        let design = r#"
+            #[derive(TableEntity)]
+            #[table(name = "Sessions", partition_key = "all", row_key = "{from_id:unpadded}:{chat_id:unpadded}")]
+            struct Session { from_id: i64, chat_id: i64, state: String }
+            "#;
+        let point = format!(
+            r#"{design}
+            fn session(key: &str) -> Query {{
+                Query::filter(&format!("PartitionKey eq 'all' and RowKey eq '{{}}'", key)).unwrap()
+            }}"#
+        );
+        let found = crate::rules::findings_of("TK005", &point);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(
+            found
+                .iter()
+                .all(|d| d.severity == crate::diagnostic::Severity::Note),
+            "{found:?}"
+        );
+        assert!(
+            found[0].message.contains("no query of `Session`"),
+            "{}",
+            found[0].message
+        );
+        let ranged = format!(
+            r#"{design}
+            fn sessions_from(id: i64) -> Query {{
+                Query::filter(&format!("PartitionKey eq 'all' and RowKey ge '{{}}:'", id)).unwrap()
+            }}"#
+        );
+        let found = crate::rules::findings_of("TK005", &ranged);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(
+            found
+                .iter()
+                .all(|d| d.severity == crate::diagnostic::Severity::Warning),
+            "{found:?}"
+        );
     }
 
     #[test]
