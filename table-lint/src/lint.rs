@@ -85,6 +85,9 @@ pub struct DesignSummary {
     pub row_key: String,
     /// Where the PartitionKey template is written.
     pub partition_key_at: (Position, Position),
+    /// Whether the PartitionKey's first field is a time, and its order: `Some(true)` when
+    /// later times sort later, `Some(false)` for inverted ticks (the newest first).
+    pub partition_time_order: Option<bool>,
     /// Where the RowKey template is written.
     pub row_key_at: (Position, Position),
     /// Whether the RowKey template is a single literal.
@@ -528,9 +531,28 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
             .iter()
             .map(|f| rules::Read {
                 filter: f.text.clone(),
-                tables: f.tables.clone(),
+                // A string literal that names no table of the file's designs is something
+                // else (a `$select`'s column, say); a struct named is kept wherever it is.
+                tables: f
+                    .tables
+                    .iter()
+                    .filter(|h| match h {
+                        scan::TableHint::Design(_) => true,
+                        scan::TableHint::Name(name) => scan.entities.iter().any(|e| {
+                            e.table
+                                .as_deref()
+                                .is_some_and(|t| t.eq_ignore_ascii_case(name))
+                        }),
+                    })
+                    .cloned()
+                    .collect(),
                 limited: f.limited,
-                owner: if f.tables.is_empty() && scan.entities.len() > 1 {
+                owner: if f
+                    .tables
+                    .iter()
+                    .all(|h| matches!(h, scan::TableHint::Name(_)))
+                    && scan.entities.len() > 1
+                {
                     property_owner(&f.text, &scan.entities)
                 } else {
                     None
@@ -613,6 +635,17 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
             partition_key: design.partition_key.template.text.clone(),
             row_key: design.row_key.template.text.clone(),
             partition_key_at: Diagnostic::span_positions(design.partition_key.span),
+            partition_time_order: design
+                .partition_key
+                .template
+                .placeholders()
+                .next()
+                .filter(|(f, fmt)| {
+                    rules::is_time_placeholder(design, &design.partition_key.template, f, *fmt)
+                })
+                .map(|(_, fmt)| {
+                    fmt != table_derive_internals::template::SegmentFormat::InvertedTicks
+                }),
             row_key_at: Diagnostic::span_positions(design.row_key.span),
             row_key_constant: design
                 .row_key
@@ -854,11 +887,12 @@ fn push_capped(
     }
 }
 
-/// Designs by struct name and by table name (lowercased), to find a query's designs without
-/// reading every design for every query.
+/// Designs by struct name, by table name (lowercased) and by file, to find a query's designs
+/// without reading every design for every query.
 struct DesignIndex<'a> {
     by_ident: std::collections::HashMap<&'a str, Vec<usize>>,
     by_table: std::collections::HashMap<String, Vec<usize>>,
+    by_file: std::collections::HashMap<&'a Path, Vec<usize>>,
 }
 
 impl<'a> DesignIndex<'a> {
@@ -866,8 +900,10 @@ impl<'a> DesignIndex<'a> {
         let mut index = DesignIndex {
             by_ident: Default::default(),
             by_table: Default::default(),
+            by_file: Default::default(),
         };
         for (i, d) in designs.iter().enumerate() {
+            index.by_file.entry(d.file.as_path()).or_default().push(i);
             index.by_ident.entry(&d.ident).or_default().push(i);
             index
                 .by_table
@@ -905,6 +941,27 @@ fn tables_queried<'a>(
             }
         }
     }
+    // No table named (string literals that name no design's table are other things, columns
+    // of a `$select` say): the query runs on the table of its own file's designs, when they all
+    // have one table.
+    let names_a_struct = site
+        .tables
+        .iter()
+        .any(|h| matches!(h, scan::TableHint::Design(_)));
+    if tables.is_empty() && !names_a_struct {
+        let mut own = index
+            .by_file
+            .get(site.file.as_path())
+            .map_or(&[][..], Vec::as_slice)
+            .iter()
+            .map(|&i| &designs[i]);
+        if let Some(first) = own.next() {
+            let table = first.table.to_ascii_lowercase();
+            if own.all(|d| d.table.eq_ignore_ascii_case(&table)) {
+                tables.push(table);
+            }
+        }
+    }
     tables
         .iter()
         .flat_map(|t| index.by_table.get(t).map_or(&[][..], Vec::as_slice))
@@ -918,7 +975,6 @@ pub fn lint_sources(files: Vec<SourceFile>, config: &Config) -> Report {
     lint_inputs(files.into_iter().map(Input::File).collect(), config)
 }
 
-/// Lints files, reading those still on disk; a file that can't be read is a finding.
 /// What each rule across designs finds, rule by rule in [`rules::all`]'s order: the design's
 /// index and the finding.
 type DesignFindings = Vec<(&'static Rule, Vec<(usize, Finding)>)>;
@@ -1019,6 +1075,7 @@ fn filter_findings(
     out
 }
 
+/// Lints files, reading those still on disk; a file that can't be read is a finding.
 fn lint_inputs(inputs: Vec<Input>, config: &Config) -> Report {
     let mut report = Report {
         files: inputs.len(),

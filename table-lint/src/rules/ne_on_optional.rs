@@ -14,7 +14,9 @@ pub static RULE: Rule = Rule {
     docs: r#"## What it flags
 A `$filter` that compares a user property with `ne` (not under a `not`) when some struct of the
 run stores that property from an `Option` field, so entities whose field is `None` lack it:
-`Nickname ne 'Bob'` with `nickname: Option<String>`.
+`Nickname ne 'Bob'` with `nickname: Option<String>`. A comparison with an empty text or the text
+`null` (`Nickname ne ''`) is the usual way to ask for entities that have a value, and is not
+flagged: leaving out those without it is what it asks.
 
 ## Why it is bad
 The service evaluates a comparison with a missing property as false, whatever the operator, and
@@ -42,6 +44,12 @@ entities)."#,
 };
 
 /// The user properties compared with a plain `ne`.
+/// Whether a `ne` literal is an empty text or the text `null`: a test that the property holds
+/// something.
+fn asks_for_a_value(literal: &table_runtime::Value) -> bool {
+    matches!(literal, table_runtime::Value::String(s) if s.is_empty() || s.eq_ignore_ascii_case("null"))
+}
+
 fn ne_properties(e: &Expr, negated: bool, out: &mut Vec<usize>) {
     match e {
         Expr::And(a, b) | Expr::Or(a, b) => {
@@ -49,11 +57,13 @@ fn ne_properties(e: &Expr, negated: bool, out: &mut Vec<usize>) {
             ne_properties(b, negated, out);
         }
         Expr::Not(a) => ne_properties(a, !negated, out),
+        // `ne ''` and `ne 'null'` are how code asks for entities that have a value: leaving
+        // out those without the property is the point.
         Expr::Compare {
             target: Target::Property(i),
             op: CompareOp::Ne,
-            ..
-        } if !negated && !out.contains(i) => out.push(*i),
+            literal,
+        } if !negated && !out.contains(i) && !asks_for_a_value(literal) => out.push(*i),
         _ => {}
     }
 }
@@ -86,5 +96,28 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
                 "write `not ({property} eq …)` if entities without it should match, or store a value for every entity"
             ),
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// `ne ''` and `ne 'null'` ask for entities with a value; another `ne` on an optional
+    /// property silently leaves out those without it.
+    #[test]
+    fn tests_for_a_value_are_not_flagged() {
+        let found = |filter: &str| {
+            let text = format!(
+                r#"
+                #[derive(TableEntity)]
+                #[table(name = "People", partition_key = "{{team}}", row_key = "{{id}}")]
+                struct Person {{ team: String, id: String, nickname: Option<String> }}
+                fn q() -> Query {{ Query::filter("{filter}").unwrap() }}
+                "#
+            );
+            super::super::findings_of("TK105", &text).len()
+        };
+        assert_eq!(found("PartitionKey eq 'a' and nickname ne 'Bob'"), 1);
+        assert_eq!(found("PartitionKey eq 'a' and nickname ne ''"), 0);
+        assert_eq!(found("PartitionKey eq 'a' and nickname ne 'null'"), 0);
     }
 }

@@ -18,8 +18,10 @@ A `gt`, `ge`, `lt` or `le` comparison of a property with a string literal that i
 without leading zeros (`Amount gt '100'`, `Age le '65'`), and a range over a RowKey or
 PartitionKey whose design keeps such numbers as text at that place: a `String` field, or an
 integer written `{n:unpadded}` (the code shows the table: `Order::TABLE`, a `Table<_, Order>`,
-a table name). A literal with leading
-zeros (`'000100'`) is taken as fixed-width text and not flagged.
+a table name, or the query sits beside its file's only table). A literal with leading
+zeros (`'000100'`) is taken as fixed-width text and not flagged. A range over an integer written
+`{n:unpadded}` is a note: TK005 warns on the design that writes it, and this points at a query
+it breaks.
 
 ## Why it is bad
 Strings compare character by character, so `'9'` is greater than `'10'` and `'100' lt '20'`
@@ -73,6 +75,7 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
     let mut found = Vec::new();
     ranges(&ctx.filter.expr, &mut found);
     for (target, literal) in found {
+        let mut unpadded_key = false;
         let plain_help = format!(
             "store the value as a number and compare it with `{literal}` (no quotes), or zero-pad it to a fixed width in both the data and the filter"
         );
@@ -124,6 +127,9 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
                 let Some((field, held)) = texts.first() else {
                     continue;
                 };
+                // TK005 warns on the design that writes the integer unpadded; this query is
+                // where it shows, a note that points at it.
+                unpadded_key |= held.ends_with("written unpadded");
                 let key = if rows { "RowKey" } else { "PartitionKey" };
                 (
                     format!("{key} (its {held})"),
@@ -134,12 +140,17 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
             }
             Target::Timestamp => continue,
         };
-        out.push(ctx.finding(
+        let finding = ctx.finding(
             format!(
                 "`{}` compares {what} with `'{literal}'` by range: as text `'9'` sorts after `'10'`, so numbers of different lengths come out in the wrong order",
                 ctx.filter.text
             ),
             help,
-        ));
+        );
+        out.push(if unpadded_key {
+            finding.as_note()
+        } else {
+            finding
+        });
     }
 }

@@ -23,7 +23,9 @@ either. Text that merely mentions `PartitionKey eq` (usage, log messages) is not
 
 A range of PartitionKeys bounded on both sides (`PartitionKey ge 'a' and PartitionKey lt 'b'`)
 reads only the partitions in it and is not flagged (nor is an `or` of such ranges); one bounded
-on one side only is. So is a range, bounded or not, that holds every PartitionKey the design of
+on one side only is, except on the side of the newest partitions of a table whose PartitionKey
+leads with a time (`PartitionKey gt '…'` over ticks, `lt` over inverted ticks): that reads the
+partitions since a moment, a tail as long as the window asked for. So is a range, bounded or not, that holds every PartitionKey the design of
 the queried table can write, as the key-space model answers it: `PartitionKey ge 'U_' and
 PartitionKey lt 'V_'` over `partition_key = "U_{user_hash}"` reads every user's partition.
 
@@ -94,6 +96,12 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
         whole_key_space(ctx, out);
         return;
     }
+    // One bound on time-ordered PartitionKeys, on the side of the newest (`gt` ticks, `lt`
+    // inverted ticks): the partitions since a moment, a tail that grows with the window asked
+    // for, not with the table.
+    if newest_partitions(ctx) {
+        return;
+    }
     // A table partitioned by hash buckets and searched by other properties: TK109 says what
     // to do instead.
     if !ctx.tables.is_empty()
@@ -138,6 +146,24 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
     } else {
         finding
     });
+}
+
+/// Whether the filter reads the newest partitions of tables whose PartitionKeys lead with a
+/// time: one bound only, on the side the newest sort to, and not under an `or` or `not`.
+fn newest_partitions(ctx: &FilterContext<'_>) -> bool {
+    if ctx.tables.is_empty() || !matches!(ctx.filter.expr, Expr::Compare { .. } | Expr::And(..)) {
+        return false;
+    }
+    let range = &ctx.plan.partitions;
+    let side = match (&range.lower, &range.upper) {
+        (Bound::Unbounded, Bound::Unbounded) => return false,
+        (_, Bound::Unbounded) => true,
+        (Bound::Unbounded, _) => false,
+        _ => return false,
+    };
+    ctx.tables
+        .iter()
+        .all(|d| d.partition_time_order == Some(side))
 }
 
 /// A PartitionKey range that holds every PartitionKey the queried design writes (the key-space
@@ -195,5 +221,29 @@ mod tests {
                 "{filter}: {found:?}"
             );
         }
+    }
+
+    /// One bound on the newest side of time-ordered partitions reads a tail; the other side,
+    /// or a table whose PartitionKey does not lead with a time, is still a scan.
+    #[test]
+    fn the_newest_partitions_of_a_time_ordered_table_are_a_tail() {
+        let found = |pk: &str, filter: &str| {
+            let text = format!(
+                r#"
+                #[derive(TableEntity)]
+                #[table(name = "Logs", partition_key = "{pk}", row_key = "{{id}}")]
+                struct Log {{ minute: OffsetDateTime, source: String, id: String }}
+                fn q(t: &Table<'_, B, Log>) -> Query {{ Query::filter("{filter}").unwrap() }}
+                "#
+            );
+            super::super::findings_of("TK101", &text).len()
+        };
+        assert_eq!(found("{minute:ticks}", "PartitionKey gt '0638'"), 0);
+        assert_eq!(found("{minute:ticks}", "PartitionKey lt '0638'"), 1);
+        assert_eq!(
+            found("{minute:inverted_ticks}", "PartitionKey lt '0638'"),
+            0
+        );
+        assert_eq!(found("{source}_{minute:ticks}", "PartitionKey gt 'a'"), 1);
     }
 }

@@ -22,9 +22,13 @@ grain, which can be wrong for the key it is in:
 - in a PartitionKey (the entity's or an index's), a placeholder of an `OffsetDateTime` or
   `DateTime` field written as an instant: the default format, `iso`, `ticks` or
   `inverted_ticks` (`"{at}"`, `"{at:iso}"`). A field whose name says it holds a rounded time
-  (`bucket`, `window_start`, `period`, `slot`, `interval`, `rounded_at`, `truncated_at`) is
+  (`bucket`, `window_start`, `period`, `slot`, `interval`, `rounded_at`, `truncated_at`, or a
+  unit of the calendar as a whole word: `minute`, `hour_start`, `day`) is
   taken as the bucket it names: the code rounds it before it is stored (a five-minute window
-  written as ticks), which the grammar's `date` and `hour` formats can't express.
+  written as ticks), which the grammar's `date` and `hour` formats can't express;
+- in any key, a time field whose name says it is a local time (`local_time`, `local_hour`): the
+  keys follow a zone's wall clock, which repeats an hour when clocks go back and differs from
+  one machine's zone to another's, so their order is not time's.
 
 ## Why it is bad
 A RowKey bucket gives every row of the same day or hour the same segment: they lose their order
@@ -70,6 +74,10 @@ fn names_a_bucket(field: &str) -> bool {
     ]
     .iter()
     .any(|w| name.contains(w))
+        // A time named by a unit of the calendar (`minute`, `hour_start`) is that unit's start.
+        || name
+            .split('_')
+            .any(|w| matches!(w, "minute" | "hour" | "day" | "week" | "month"))
 }
 
 fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
@@ -85,6 +93,22 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
             };
             let is_time = f.kind == TypeKind::Time || format.is_time();
             if !is_time {
+                continue;
+            }
+            // A time of the local clock: keys follow the wall clock of a zone, not time.
+            if f.kind == TypeKind::Time
+                && field.to_ascii_lowercase().split('_').any(|w| w == "local")
+            {
+                let (start, end) = keys::part_position(k.key, i);
+                out.push(Finding::at(
+                    start,
+                    end,
+                    format!(
+                        "`{field}` in {} `{}` is a local time: when clocks go back an hour repeats, and machines in different zones write different keys for one moment, so the keys do not follow time",
+                        k.label, k.key.template.text
+                    ),
+                    format!("write `{field}` in UTC (the grammar's time formats write UTC)"),
+                ));
                 continue;
             }
             let unique_after = parts[i + 1..]
@@ -154,5 +178,37 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
                 finding
             });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn times_named_by_a_calendar_unit_are_buckets() {
+        use super::names_a_bucket;
+        assert!(names_a_bucket("minute"));
+        assert!(names_a_bucket("hour_start"));
+        assert!(names_a_bucket("rounded_at"));
+        assert!(!names_a_bucket("created_at"));
+        assert!(!names_a_bucket("birthday"));
+        assert!(!names_a_bucket("minutes_late"));
+    }
+
+    #[test]
+    fn local_times_in_keys_are_found() {
+        let found = super::super::findings_of(
+            "TK006",
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "Logs", partition_key = "{local_hour:inverted_ticks}", row_key = "{at:ticks}_{id}")]
+            struct Entry { local_hour: OffsetDateTime, at: OffsetDateTime, id: String }
+            "#,
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].message.contains("`local_hour` in PartitionKey"),
+            "{}",
+            found[0].message
+        );
     }
 }
