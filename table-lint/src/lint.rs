@@ -943,24 +943,24 @@ fn tables_queried<'a>(
     }
     // No table named (string literals that name no design's table are other things, columns
     // of a `$select` say): the query runs on the table of its own file's designs, when they all
-    // have one table.
+    // have one table; those designs are the ones it is judged against.
     let names_a_struct = site
         .tables
         .iter()
         .any(|h| matches!(h, scan::TableHint::Design(_)));
     if tables.is_empty() && !names_a_struct {
-        let mut own = index
+        let own: Vec<&DesignSummary> = index
             .by_file
             .get(site.file.as_path())
             .map_or(&[][..], Vec::as_slice)
             .iter()
-            .map(|&i| &designs[i]);
-        if let Some(first) = own.next() {
-            let table = first.table.to_ascii_lowercase();
-            if own.all(|d| d.table.eq_ignore_ascii_case(&table)) {
-                tables.push(table);
-            }
-        }
+            .map(|&i| &designs[i])
+            .collect();
+        let one_table = own.first().is_some_and(|first| {
+            own.iter()
+                .all(|d| d.table.eq_ignore_ascii_case(&first.table))
+        });
+        return if one_table { own } else { Vec::new() };
     }
     tables
         .iter()
