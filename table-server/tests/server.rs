@@ -367,11 +367,18 @@ fn metadata_levels_errors_and_the_front_door() {
         assert_eq!(answer.status, 400, "{body}: {}", answer.body);
         assert_eq!(answer.error_code(), code, "{body}: {}", answer.body);
     }
-    // Bad URLs, versions, batches and sizes get the service's answers, not a crash.
-    let bad_url = raw(&server, "GET", "/devstoreaccount1/a/b/c", &[], b"", true);
+    // Bad URLs, versions, batches and sizes get the service's answers, not a crash. A path
+    // deeper than the service's names no resource; one that starts with a table name has the
+    // table looked up first (`a` is too short to be one).
+    let bad_url = raw(&server, "GET", "/devstoreaccount1/Tables/b/c", &[], b"", true);
     assert_eq!(
         (bad_url.status, bad_url.error_code().as_str()),
         (400, "InvalidUri")
+    );
+    let short_table = raw(&server, "GET", "/devstoreaccount1/a/b/c", &[], b"", true);
+    assert_eq!(
+        (short_table.status, short_table.error_code().as_str()),
+        (400, "OutOfRangeInput")
     );
     let bad_version = raw(
         &server,
