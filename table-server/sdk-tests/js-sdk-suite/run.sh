@@ -15,8 +15,11 @@
 #     Azure Resource Manager): the same settings, built from the account name, key and URL here;
 #   - shim/test-credential.mjs and shim/test-utils-vitest.mjs, for two internal packages of that
 #     repository that are not on npm (a live Entra ID credential; the toSupportTracing matcher);
-#   - a throwaway certificate, and table-server serving HTTPS with it on 127.0.0.1:$PORT (10311);
-#     the tests' account URL is https://127.0.0.1:$PORT/devstoreaccount1.
+#   - shim/localhost-resolver.mjs: *.localhost resolves to 127.0.0.1 in the test workers;
+#   - a throwaway certificate for *.table.core.localhost, and table-server serving HTTPS with it
+#     on 127.0.0.1:$PORT (10311). The tests' account URL is host style, as the service's is:
+#     https://devstoreaccount1.table.core.localhost:$PORT/. (With a path-style URL on an IP
+#     address the SDK cannot form the -secondary host that getStatistics is sent to.)
 # Prints the failing tests and the counts; the full log is $OUT/vitest.log, the per-test results
 # $OUT/results.json (default OUT=/tmp/js-sdk-suite).
 set -euo pipefail
@@ -54,7 +57,8 @@ cp -r "$HERE/shim" "$HERE/vitest.config.mjs" .
 
 # Certificate, server.
 openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem -days 2 \
-  -subj "/CN=127.0.0.1" -addext "subjectAltName=IP:127.0.0.1,DNS:localhost" \
+  -subj "/CN=table.core.localhost" \
+  -addext "subjectAltName=DNS:*.table.core.localhost,DNS:localhost,IP:127.0.0.1" \
   -addext "basicConstraints=critical,CA:TRUE" > "$OUT/openssl.log" 2>&1
 (cd "$ROOT" && cargo build -q --release -p table-server)
 "$TARGET/release/table-server" --in-memory --port "$PORT" --cert cert.pem --key key.pem \
@@ -63,7 +67,7 @@ server=$!
 for _ in $(seq 50); do grep -q listening "$OUT/server.log" && break; sleep 0.1; done
 
 export TEST_MODE=live NODE_EXTRA_CA_CERTS="$WORK/cert.pem"
-export TABLES_URL="https://127.0.0.1:$PORT/devstoreaccount1"
+export TABLES_URL="https://devstoreaccount1.table.core.localhost:$PORT/"
 export ACCOUNT_NAME=devstoreaccount1
 export ACCOUNT_KEY='Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=='
 # shellcheck disable=SC2086

@@ -29,6 +29,7 @@ export default defineConfig({
     root: path.join(work, "sdk/tables/data-tables"),
     include: ["test/public/**/*.spec.ts"],
     globalSetup: [path.join(work, "shim/setup.mjs")],
+    setupFiles: [path.join(work, "shim/localhost-resolver.mjs")],
     // The files share one account; run them one after another, as a live run against one
     // storage account does.
     fileParallelism: false,
