@@ -370,7 +370,14 @@ fn metadata_levels_errors_and_the_front_door() {
     // Bad URLs, versions, batches and sizes get the service's answers, not a crash. A path
     // deeper than the service's names no resource; one that starts with a table name has the
     // table looked up first (`a` is too short to be one).
-    let bad_url = raw(&server, "GET", "/devstoreaccount1/Tables/b/c", &[], b"", true);
+    let bad_url = raw(
+        &server,
+        "GET",
+        "/devstoreaccount1/Tables/b/c",
+        &[],
+        b"",
+        true,
+    );
     assert_eq!(
         (bad_url.status, bad_url.error_code().as_str()),
         (400, "InvalidUri")
