@@ -130,6 +130,14 @@ fn hand_made_indexes(designs: &[DesignSummary], out: &mut Vec<(usize, Finding)>)
         if own_rk.leading_value().is_none() {
             continue;
         }
+        // A RowKey of the design's own id (`environment_id` on `EnvironmentDefinition`): the
+        // rows are the entities themselves, listed in their partition, and the other design's
+        // partitions are their children, not entities this one copies.
+        if let [field] = design.row_fields.as_slice()
+            && names_itself(&design.ident, field)
+        {
+            continue;
+        }
         // Sure signs that the RowKey names the other design's entities rather than merely
         // sharing a field with them: the key has a literal of its own (`U_{user_hash}`), or
         // the copies all sit in one fixed partition (a list of the other design's ids).
@@ -180,11 +188,46 @@ fn hand_made_indexes(designs: &[DesignSummary], out: &mut Vec<(usize, Finding)>)
     }
 }
 
+/// Whether `field` is the id of the struct `ident` itself: its stem (the name without a
+/// trailing `_id`, `_key`, `_name`, `_guid` or `_uuid`) is the struct's name in snake case, or
+/// that name's first words (`environment` in `EnvironmentDefinition`).
+fn names_itself(ident: &str, field: &str) -> bool {
+    let field = field.to_ascii_lowercase();
+    let Some(stem) = ["_id", "_key", "_name", "_guid", "_uuid"]
+        .iter()
+        .find_map(|suffix| field.strip_suffix(suffix))
+    else {
+        return false;
+    };
+    let mut snake = String::new();
+    for (n, c) in ident.chars().enumerate() {
+        if c.is_ascii_uppercase() && n > 0 {
+            snake.push('_');
+        }
+        snake.push(c.to_ascii_lowercase());
+    }
+    !stem.is_empty()
+        && (snake == stem
+            || snake
+                .strip_prefix(stem)
+                .is_some_and(|rest| rest.starts_with('_')))
+}
+
 #[cfg(test)]
 mod tests {
     use crate::config::Config;
     use crate::lint::lint_sources;
     use crate::source::SourceFile;
+
+    #[test]
+    fn a_row_key_of_the_structs_own_id_is_not_an_index() {
+        use super::names_itself;
+        assert!(names_itself("EnvironmentDefinition", "environment_id"));
+        assert!(names_itself("Environment", "environment_id"));
+        assert!(!names_itself("UserByEmail", "email_key"));
+        assert!(!names_itself("Environment", "environments_id"));
+        assert!(!names_itself("Environment", "environment"));
+    }
 
     /// TK013's messages for `files` (path and text) under the configuration `toml`.
     fn found(files: &[(&str, &str)], toml: &str) -> Vec<String> {

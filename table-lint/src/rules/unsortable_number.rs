@@ -6,7 +6,7 @@ use quote::ToTokens;
 use table_derive_internals::ast::{Field, TypeKind, digits};
 use table_derive_internals::template::{Part, SegmentFormat};
 
-use super::keys;
+use super::keys::{self, KeyRole};
 use super::{Check, EntityContext, Finding, Level, Rule};
 
 /// The rule.
@@ -19,7 +19,9 @@ pub static RULE: Rule = Rule {
     docs: r#"## What it flags
 An integer placeholder written without padding, `{n:unpadded}` (the keys `id.ToString()`
 writes), in any key of a design: a warning. An unsigned field whose declared `max` is a single
-digit (at most 9) is not flagged, since its keys sort as numbers. Where the file shows the
+digit (at most 9) is not flagged, since its keys sort as numbers. An unpadded number that is a
+RowKey's last part, after fields that vary within the partition (`{day}_{batch_at}_{i:unpadded}`),
+is a note: it orders only rows that share everything before it. Where the file shows the
 design's queries and none of them depends on the keys' order (each reads one key, or whole
 partitions: no `.top(n)`, no range over a key), it is a note: nothing reads the keys in order
 yet.
@@ -149,6 +151,44 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
             {
                 // Keys out of numeric order: the rule's level (a warning by default).
                 let (start, end) = keys::part_position(k.key, i);
+                // The key's last part after fields that vary within the partition: it orders
+                // only rows that share all of those (a batch's index after its timestamp).
+                let partition: Vec<&str> = design
+                    .partition_key
+                    .template
+                    .placeholders()
+                    .map(|(f, _)| f)
+                    .collect();
+                let before: Vec<&str> = k.key.template.parts[..i]
+                    .iter()
+                    .filter_map(|p| match p {
+                        Part::Placeholder { field, .. } => Some(field.as_str()),
+                        _ => None,
+                    })
+                    .filter(|f| !partition.contains(f))
+                    .collect();
+                let last = !k.key.template.parts[i + 1..]
+                    .iter()
+                    .any(|p| matches!(p, Part::Placeholder { .. }));
+                if k.role == KeyRole::Row && last && !before.is_empty() {
+                    out.push(
+                        Finding::at(
+                            start,
+                            end,
+                            format!(
+                                "{message}; it is the key's last part, after {}, so it orders only rows that share those",
+                                before
+                                    .iter()
+                                    .map(|f| format!("`{f}`"))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                            help,
+                        )
+                        .as_note(),
+                    );
+                    continue;
+                }
                 out.push(if order_free {
                     Finding::at(
                         start,
@@ -283,12 +323,33 @@ mod tests {
         );
         let found = crate::rules::findings_of("TK005", &ranged);
         assert_eq!(found.len(), 2, "{found:?}");
-        assert!(
-            found
-                .iter()
-                .all(|d| d.severity == crate::diagnostic::Severity::Warning),
+        // `from_id` leads the ranged RowKey; `chat_id` after it orders only one user's rows.
+        assert_eq!(
+            found.iter().map(|d| d.severity).collect::<Vec<_>>(),
+            [
+                crate::diagnostic::Severity::Warning,
+                crate::diagnostic::Severity::Note
+            ],
             "{found:?}"
         );
+    }
+
+    /// An unpadded index after fields that vary within the partition orders only ties.
+    #[test]
+    fn an_unpadded_last_part_after_varying_fields_is_a_note() {
+        let found = findings(
+            r#"#[table(name = "T", partition_key = "{project}", row_key = "{stamp}_{i:unpadded}")]
+            struct S { project: String, stamp: String, i: u32 }"#,
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].2, "a note: {found:?}");
+        assert!(found[0].0.contains("after `stamp`"), "{}", found[0].0);
+        // After the partition's own field, the number is what orders the partition.
+        let found = findings(
+            r#"#[table(name = "T", partition_key = "{project}", row_key = "{project}_{i:unpadded}")]
+            struct S { project: String, i: u32 }"#,
+        );
+        assert!(!found[0].2, "a warning: {found:?}");
     }
 
     #[test]
