@@ -20,8 +20,9 @@ use table_runtime::{Backend, ETag, IfMatch, Query, Table, TableEntity};
 #[table(name = "ElmahErrors", partition_key = "Page_{page:019}", row_key = "{row:03}")]
 #[table(rename_all = "PascalCase")]
 struct ErrorEntity {
-    /// `pos / 1000` of a C# `long` position (never negative).
-    #[table(max = 9_223_372_036_854_775_807)]
+    /// `pos / 1000` of a C# `long` position (never negative); the original keeps it only in the
+    /// key, so its storage as a property (text) is moot.
+    #[table(max = 9_223_372_036_854_775_807, as_string)]
     page: u64,
     /// `pos % 1000`.
     #[table(max = 999)]
