@@ -61,6 +61,9 @@ pub enum ErrorCode {
     /// 403: the request's signature or token did not check out (wrong key, tampered
     /// signature, a SAS used before its start or after its expiry).
     AuthenticationFailed,
+    /// 401: a bearer token that does not check out (malformed, expired, for another audience
+    /// or issuer); the answer's `WWW-Authenticate` header says where to get one.
+    InvalidAuthenticationInfo,
     /// 403: the credentials are valid but do not reach this resource (another table, a key
     /// outside a SAS's PartitionKey/RowKey range, a table operation with a table SAS).
     AuthorizationFailure,
@@ -134,6 +137,7 @@ impl ErrorCode {
         ErrorCode::OperationTimedOut,
         ErrorCode::ServerBusy,
         ErrorCode::AuthenticationFailed,
+        ErrorCode::InvalidAuthenticationInfo,
         ErrorCode::AuthorizationFailure,
         ErrorCode::AuthorizationPermissionMismatch,
         ErrorCode::InvalidUri,
@@ -190,6 +194,7 @@ impl ErrorCode {
             ErrorCode::OperationTimedOut => "OperationTimedOut",
             ErrorCode::ServerBusy => "ServerBusy",
             ErrorCode::AuthenticationFailed => "AuthenticationFailed",
+            ErrorCode::InvalidAuthenticationInfo => "InvalidAuthenticationInfo",
             ErrorCode::AuthorizationFailure => "AuthorizationFailure",
             ErrorCode::AuthorizationPermissionMismatch => "AuthorizationPermissionMismatch",
             ErrorCode::InvalidUri => "InvalidUri",
@@ -230,6 +235,7 @@ impl ErrorCode {
             | ErrorCode::AuthorizationServiceMismatch
             | ErrorCode::InsufficientAccountPermissions
             | ErrorCode::CorsPreflightFailure => 403,
+            ErrorCode::InvalidAuthenticationInfo => 401,
             ErrorCode::UnsupportedHttpVerb => 405,
             ErrorCode::MediaTypeNotSupported => 415,
             ErrorCode::NotImplemented => 501,

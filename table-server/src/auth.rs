@@ -1,6 +1,8 @@
 //! Who may do what: SharedKey and SharedKeyLite signatures, account SAS and table SAS, checked
 //! as the service checks them, with the client's own signing code (`table_http::auth`,
-//! `table_http::sas`) computing what the signature should be.
+//! `table_http::sas`) computing what the signature should be; and, with `--oauth basic`,
+//! Microsoft Entra ID bearer tokens, whose shape and claims are checked but not their
+//! signature (see [`OAuth::Basic`]).
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -56,6 +58,32 @@ pub enum Grant {
     Table(SasScope),
 }
 
+/// Whether bearer tokens (`Authorization: Bearer <JWT>`, Microsoft Entra ID) are accepted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum OAuth {
+    /// Refused, as by an account that takes no Entra ID tokens: `403 AuthenticationFailed`.
+    #[default]
+    Off,
+    /// As Azurite's `--oauth basic`: over HTTPS, with `x-ms-version` 2019-02-02 or later, a
+    /// token is accepted when it is a JWT whose claims are right: audience
+    /// `https://storage.azure.com` (with or without the final slash) or the account's table
+    /// endpoint (`https://ACCOUNT.table.…`), issuer `https://sts.windows.net/TENANT/` or
+    /// `https://login.microsoftonline.com/TENANT/v2.0`, and within its lifetime (`nbf` to
+    /// `exp`, five minutes of clock skew allowed). Its SIGNATURE IS NOT CHECKED: there is no
+    /// Entra ID key to check it with locally, so anyone can mint a token this accepts. A token
+    /// grants what the account key grants: no role assignments are looked at.
+    Basic,
+}
+
+/// The oldest `x-ms-version` with which the Table service takes a bearer token.
+pub const OAUTH_OLDEST_VERSION: &str = "2019-02-02";
+
+/// How far outside its lifetime a token is still taken, for clocks that differ.
+const TOKEN_CLOCK_SKEW: i64 = 5 * 60;
+
+/// The service's message for a token that does not check out; the detail follows it.
+const INVALID_TOKEN: &str = "Server failed to authenticate the request. Please refer to the information in the www-authenticate header.";
+
 fn failed(message: impl Into<String>) -> StoreError {
     StoreError::new(ErrorCode::AuthenticationFailed, message)
 }
@@ -72,6 +100,7 @@ pub type Policy = (Option<String>, Option<String>, Option<String>);
 #[allow(clippy::too_many_arguments)]
 pub fn authenticate(
     accounts: &Accounts,
+    oauth: OAuth,
     target: &Target,
     method: &str,
     headers: &HeaderMap,
@@ -87,6 +116,9 @@ pub fn authenticate(
         )));
     };
     let authorization = header(headers, "authorization");
+    if let Some(token) = bearer_token(authorization) {
+        return bearer(oauth, target, headers, https, now, token).map(|()| Grant::Key);
+    }
     if !authorization.is_empty() {
         return shared_key(target, method, headers, key, authorization, now).map(|()| Grant::Key);
     }
@@ -97,6 +129,177 @@ pub fn authenticate(
         ErrorCode::AuthenticationFailed,
         "the request is anonymous; the Table service needs SharedKey, SharedKeyLite or a SAS",
     ))
+}
+
+/// The token of an `Authorization: Bearer TOKEN` header (the scheme in any case).
+fn bearer_token(authorization: &str) -> Option<&str> {
+    let (scheme, rest) = authorization.split_once(' ').unwrap_or((authorization, ""));
+    scheme.eq_ignore_ascii_case("bearer").then_some(rest.trim())
+}
+
+/// Checks a bearer token as `oauth` says.
+fn bearer(
+    oauth: OAuth,
+    target: &Target,
+    headers: &HeaderMap,
+    https: bool,
+    now: OffsetDateTime,
+    token: &str,
+) -> Result<(), StoreError> {
+    if oauth == OAuth::Off {
+        return Err(failed(
+            "the request carries a bearer token (Microsoft Entra ID); this server takes them \
+             only when started with `--oauth basic` (and --cert/--key, for HTTPS)",
+        ));
+    }
+    if !https {
+        return Err(failed(
+            "Authentication scheme Bearer is not allowed with HTTP: a bearer token is taken \
+             over HTTPS only (start the server with --cert and --key)",
+        ));
+    }
+    let version = header(headers, "x-ms-version");
+    if version.is_empty() || version < OAUTH_OLDEST_VERSION {
+        return Err(failed(format!(
+            "Authentication scheme Bearer is not supported with x-ms-version `{version}`; \
+             a bearer token needs {OAUTH_OLDEST_VERSION} or later"
+        )));
+    }
+    check_token(token, &target.account, now.unix_timestamp()).map_err(|detail| {
+        StoreError::new(
+            ErrorCode::InvalidAuthenticationInfo,
+            format!("{INVALID_TOKEN} {detail}"),
+        )
+    })
+}
+
+/// One base64url segment of a JWT, as a JSON object.
+fn jwt_segment(
+    segment: &str,
+    what: &str,
+) -> Result<serde_json::Map<String, serde_json::Value>, String> {
+    use base64::Engine as _;
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(segment.trim_end_matches('='))
+        .map_err(|e| format!("the token's {what} is not base64url: {e}"))?;
+    match serde_json::from_slice(&bytes) {
+        Ok(serde_json::Value::Object(map)) => Ok(map),
+        _ => Err(format!("the token's {what} is not a JSON object")),
+    }
+}
+
+/// The claims of a JWT (`HEADER.PAYLOAD.SIGNATURE`, the signature unread).
+fn jwt_claims(token: &str) -> Result<serde_json::Map<String, serde_json::Value>, String> {
+    let parts: Vec<&str> = token.split('.').collect();
+    let [head, payload, _signature] = parts[..] else {
+        return Err(format!(
+            "the bearer token is not a JWT (HEADER.PAYLOAD.SIGNATURE): it has {} part(s)",
+            parts.len()
+        ));
+    };
+    jwt_segment(head, "header")?;
+    jwt_segment(payload, "payload")
+}
+
+/// The tenant an issuer names: `https://sts.windows.net/TENANT/` or
+/// `https://login.microsoftonline.com/TENANT/v2.0`.
+fn issuer_tenant(issuer: &str) -> Option<&str> {
+    let tenant = issuer
+        .strip_prefix("https://sts.windows.net/")
+        .and_then(|rest| rest.strip_suffix('/'))
+        .or_else(|| {
+            issuer
+                .strip_prefix("https://login.microsoftonline.com/")
+                .and_then(|rest| rest.strip_suffix("/v2.0"))
+        })?;
+    (!tenant.is_empty() && !tenant.contains('/')).then_some(tenant)
+}
+
+/// Whether `audience` is the Storage resource or the account's table endpoint.
+fn audience_ok(audience: &str, account: &str) -> bool {
+    let audience = audience.strip_suffix('/').unwrap_or(audience);
+    if audience == "https://storage.azure.com" {
+        return true;
+    }
+    audience
+        .strip_prefix("https://")
+        .and_then(|host| host.strip_prefix(account))
+        .and_then(|host| host.strip_prefix(".table."))
+        .is_some_and(|suffix| !suffix.is_empty() && !suffix.contains('/'))
+}
+
+/// A numeric date claim (`exp`, `nbf`), in seconds since 1970.
+fn date_claim(claims: &serde_json::Map<String, serde_json::Value>, name: &str) -> Option<i64> {
+    let value = claims.get(name)?;
+    value.as_i64().or_else(|| value.as_f64().map(|f| f as i64))
+}
+
+/// Checks a bearer token's shape and claims for `account` at `now` (seconds since 1970): the
+/// reason it is refused, for the error's message. The signature is not checked.
+pub fn check_token(token: &str, account: &str, now: i64) -> Result<(), String> {
+    let claims = jwt_claims(token)?;
+    let Some(expiry) = date_claim(&claims, "exp") else {
+        return Err("the token has no numeric `exp` (expiry) claim".to_owned());
+    };
+    if claims.contains_key("nbf") && date_claim(&claims, "nbf").is_none() {
+        return Err("the token's `nbf` claim is not a number".to_owned());
+    }
+    if let Some(start) = date_claim(&claims, "nbf")
+        && now + TOKEN_CLOCK_SKEW < start
+    {
+        return Err(format!(
+            "Lifetime validation failed. The token is not yet valid (nbf {start}, now {now})."
+        ));
+    }
+    if now - TOKEN_CLOCK_SKEW > expiry {
+        return Err(format!(
+            "Lifetime validation failed. The token is expired (exp {expiry}, now {now})."
+        ));
+    }
+    let issuer = claims.get("iss").and_then(|v| v.as_str()).unwrap_or("");
+    if issuer_tenant(issuer).is_none() {
+        return Err(format!(
+            "Issuer validation failed: `{issuer}` is neither https://sts.windows.net/TENANT/ \
+             nor https://login.microsoftonline.com/TENANT/v2.0."
+        ));
+    }
+    let audiences: Vec<&str> = match claims.get("aud") {
+        Some(serde_json::Value::String(one)) => vec![one.as_str()],
+        Some(serde_json::Value::Array(many)) => many.iter().filter_map(|v| v.as_str()).collect(),
+        _ => Vec::new(),
+    };
+    if !audiences.iter().any(|a| audience_ok(a, account)) {
+        return Err(format!(
+            "Audience validation failed: {audiences:?} is neither https://storage.azure.com nor \
+             the table endpoint of account `{account}`."
+        ));
+    }
+    Ok(())
+}
+
+/// The `WWW-Authenticate` header of a `401 InvalidAuthenticationInfo`: where a token for
+/// Storage is got, in the tenant of the request's token (`common` when it names none).
+pub fn bearer_challenge(headers: &HeaderMap) -> String {
+    let claims = bearer_token(header(headers, "authorization")).and_then(|t| jwt_claims(t).ok());
+    let tenant = claims
+        .as_ref()
+        .and_then(|c| {
+            c.get("tid").and_then(|v| v.as_str()).or_else(|| {
+                c.get("iss")
+                    .and_then(|v| v.as_str())
+                    .and_then(issuer_tenant)
+            })
+        })
+        .filter(|t| {
+            !t.is_empty()
+                && t.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.')
+        })
+        .unwrap_or("common");
+    format!(
+        "Bearer authorization_uri=https://login.microsoftonline.com/{tenant}/oauth2/authorize \
+         resource_id=https://storage.azure.com"
+    )
 }
 
 fn shared_key(
@@ -360,5 +563,128 @@ mod tests {
         assert_eq!(e.code, ErrorCode::AuthorizationResourceTypeMismatch);
         assert!(check_account("au", "o", 'o', "au", "").is_ok());
         assert!(check_account("a", "o", 'o', "au", "").is_err());
+    }
+
+    /// An unsigned JWT (`alg: none`) with these claims.
+    fn token(claims: serde_json::Value) -> String {
+        use base64::Engine as _;
+        let b64 = |v: &serde_json::Value| {
+            base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(v.to_string())
+        };
+        format!(
+            "{}.{}.",
+            b64(&serde_json::json!({"alg": "none", "typ": "JWT"})),
+            b64(&claims)
+        )
+    }
+
+    const NOW: i64 = 1_700_000_000;
+
+    fn claims() -> serde_json::Value {
+        serde_json::json!({
+            "aud": "https://storage.azure.com",
+            "iss": "https://sts.windows.net/72f988bf-86f1-41af-91ab-2d7cd011db47/",
+            "tid": "72f988bf-86f1-41af-91ab-2d7cd011db47",
+            "iat": NOW - 60,
+            "nbf": NOW - 60,
+            "exp": NOW + 3600,
+        })
+    }
+
+    fn with(key: &str, value: serde_json::Value) -> String {
+        let mut c = claims();
+        c[key] = value;
+        token(c)
+    }
+
+    #[test]
+    fn a_token_with_the_right_claims_is_taken() {
+        assert_eq!(check_token(&token(claims()), "acct", NOW), Ok(()));
+        for aud in [
+            "https://storage.azure.com/",
+            "https://acct.table.core.windows.net",
+            "https://acct.table.core.windows.net/",
+        ] {
+            assert_eq!(check_token(&with("aud", aud.into()), "acct", NOW), Ok(()));
+        }
+        let list = serde_json::json!(["x", "https://storage.azure.com"]);
+        assert_eq!(check_token(&with("aud", list), "acct", NOW), Ok(()));
+        let v2 = "https://login.microsoftonline.com/72f988bf-86f1-41af-91ab-2d7cd011db47/v2.0";
+        assert_eq!(check_token(&with("iss", v2.into()), "acct", NOW), Ok(()));
+        // Within the clock skew.
+        assert_eq!(
+            check_token(&with("exp", (NOW - 60).into()), "acct", NOW),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn lifetime_audience_and_issuer_are_checked() {
+        let e = check_token(&with("exp", (NOW - 600).into()), "acct", NOW).unwrap_err();
+        assert!(e.contains("The token is expired"), "{e}");
+        let e = check_token(&with("nbf", (NOW + 600).into()), "acct", NOW).unwrap_err();
+        assert!(e.contains("not yet valid"), "{e}");
+        let mut c = claims();
+        c.as_object_mut().unwrap().remove("exp");
+        assert!(
+            check_token(&token(c), "acct", NOW)
+                .unwrap_err()
+                .contains("exp")
+        );
+        for aud in [
+            "https://management.azure.com",
+            "https://other.table.core.windows.net",
+            "https://acct.blob.core.windows.net",
+            "https://storage.azure.com.evil",
+        ] {
+            let e = check_token(&with("aud", aud.into()), "acct", NOW).unwrap_err();
+            assert!(e.contains("Audience"), "{aud}: {e}");
+        }
+        for iss in ["https://evil.example/t/", "https://sts.windows.net//", ""] {
+            let e = check_token(&with("iss", iss.into()), "acct", NOW).unwrap_err();
+            assert!(e.contains("Issuer"), "{iss}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_malformed_token_is_an_error_not_a_panic() {
+        for bad in [
+            "",
+            "abc",
+            "a.b",
+            "a.b.c.d",
+            "!!!.???.",
+            "e30.e30",
+            "bnVsbA.bnVsbA.",
+            "e30.W10.",
+            "\u{e9}.\u{e9}.\u{e9}",
+        ] {
+            assert!(check_token(bad, "acct", NOW).is_err(), "{bad}");
+        }
+        // `{}` claims: no exp.
+        assert!(
+            check_token("e30.e30.", "acct", NOW)
+                .unwrap_err()
+                .contains("exp")
+        );
+        let e = check_token(&with("exp", "soon".into()), "acct", NOW).unwrap_err();
+        assert!(e.contains("exp"), "{e}");
+    }
+
+    #[test]
+    fn the_challenge_names_the_token_tenant() {
+        let mut headers = HeaderMap::new();
+        let bearer = format!("Bearer {}", token(claims()));
+        headers.insert("authorization", bearer.parse().unwrap());
+        assert_eq!(
+            bearer_challenge(&headers),
+            "Bearer authorization_uri=https://login.microsoftonline.com/\
+             72f988bf-86f1-41af-91ab-2d7cd011db47/oauth2/authorize \
+             resource_id=https://storage.azure.com"
+        );
+        headers.insert("authorization", "Bearer junk".parse().unwrap());
+        assert!(bearer_challenge(&headers).contains("/common/oauth2/authorize"));
+        assert_eq!(bearer_token("bearer  x "), Some("x"));
+        assert_eq!(bearer_token("SharedKey a:b"), None);
     }
 }

@@ -101,6 +101,9 @@ pub struct Config {
     pub threads: usize,
     /// Serve HTTPS with this certificate and key instead of HTTP ([`tls_config`] reads them).
     pub tls: Option<Arc<rustls::ServerConfig>>,
+    /// Whether bearer tokens (Microsoft Entra ID) are accepted, over HTTPS: off unless
+    /// changed; [`auth::OAuth::Basic`] checks their claims, not their signature.
+    pub oauth: auth::OAuth,
 }
 
 /// The TLS configuration of a certificate chain and its private key, both PEM files (the
@@ -175,6 +178,7 @@ impl Config {
             deny_partition_scans: false,
             paging_quirks: None,
             tls: None,
+            oauth: auth::OAuth::Off,
             read_timeout: READ_TIMEOUT,
             threads: default_threads(),
         }
@@ -536,6 +540,9 @@ struct Notes {
     traced: Option<api::Traced>,
     /// How the request fares against the account's CORS rules.
     cors: Cors,
+    /// The `WWW-Authenticate` header of a bearer token refused with
+    /// `401 InvalidAuthenticationInfo`.
+    challenge: Option<String>,
 }
 
 /// A request body the server reads: hyper's, or a whole body given in process.
@@ -586,6 +593,9 @@ async fn handle<B: RequestBody>(
     };
     let date = date_now();
     let mut answer = answer.unwrap_or_else(|e| error_answer(&e, &id, &date));
+    if let Some(challenge) = notes.challenge.take() {
+        answer.headers.push(("www-authenticate", challenge));
+    }
     if state.config.log_requests {
         eprintln!(
             "table-server: {peer} {method} {path} -> {} ({} µs)",
@@ -822,6 +832,7 @@ async fn answer<B: RequestBody>(
     }
     let grant = auth::authenticate(
         &state.config.accounts,
+        state.config.oauth,
         &target,
         parts.method.as_str(),
         &parts.headers,
@@ -829,7 +840,12 @@ async fn answer<B: RequestBody>(
         state.config.tls.is_some(),
         time::OffsetDateTime::now_utc(),
         |table, id| data.settings.policy(table, id),
-    )?;
+    )
+    .inspect_err(|e| {
+        if e.code == ErrorCode::InvalidAuthenticationInfo {
+            notes.challenge = Some(auth::bearer_challenge(&parts.headers));
+        }
+    })?;
     if target.secondary && method != "GET" {
         return Err(StoreError::new(
             ErrorCode::InsufficientAccountPermissions,

@@ -101,6 +101,17 @@ fn command() -> Command {
                 .help("The certificate's private key in PEM (PKCS#8, PKCS#1 or SEC1); with --cert"),
         )
         .arg(
+            Arg::new("oauth")
+                .long("oauth")
+                .value_name("LEVEL")
+                .value_parser(["basic"])
+                .requires("cert")
+                .help("Accept Microsoft Entra ID bearer tokens (Authorization: Bearer <JWT>) over HTTPS, as Azurite's --oauth basic: \
+                       the token's audience (https://storage.azure.com or the account's table endpoint), issuer (Entra ID) and lifetime are checked, \
+                       its SIGNATURE IS NOT, so anyone can mint one; a valid token grants what the account key grants (no roles). \
+                       Needs --cert/--key and x-ms-version 2019-02-02 or later. Off by default: bearer tokens get 403 AuthenticationFailed"),
+        )
+        .arg(
             Arg::new("threads")
                 .long("threads")
                 .value_name("N")
@@ -160,6 +171,12 @@ fn config(matches: &clap::ArgMatches) -> Result<Config, String> {
         matches.get_one::<PathBuf>("key"),
     ) {
         config.tls = Some(table_server::tls_config(cert, key)?);
+    }
+    if matches
+        .get_one::<String>("oauth")
+        .is_some_and(|l| l == "basic")
+    {
+        config.oauth = table_server::auth::OAuth::Basic;
     }
     Ok(config)
 }

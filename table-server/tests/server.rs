@@ -1900,3 +1900,246 @@ fn table_names_that_break_the_rules_get_the_services_codes_and_words() {
     );
     assert_eq!(missing.error_code(), "TableNotFound");
 }
+
+/// A server over HTTPS with the test certificate, bearer tokens taken as `oauth` says.
+fn https_server(oauth: table_server::auth::OAuth) -> Server {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tls");
+    let mut config = in_memory();
+    config.tls = Some(
+        table_server::tls_config(&dir.join("server.pem"), &dir.join("server-key.pem")).unwrap(),
+    );
+    config.oauth = oauth;
+    start(config)
+}
+
+/// Sends one request over TLS, trusting the test CA.
+fn over_tls(server: &Server, request: Vec<u8>) -> Raw {
+    use rustls::pki_types::pem::PemObject;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tls");
+    let mut roots = rustls::RootCertStore::empty();
+    let ca = std::fs::read(dir.join("ca.pem")).unwrap();
+    for cert in rustls::pki_types::CertificateDer::pem_slice_iter(&ca) {
+        roots.add(cert.unwrap()).unwrap();
+    }
+    let client = Arc::new(
+        rustls::ClientConfig::builder_with_provider(Arc::new(
+            rustls::crypto::ring::default_provider(),
+        ))
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_no_client_auth(),
+    );
+    let name = rustls::pki_types::ServerName::try_from("localhost").unwrap();
+    let connection = rustls::ClientConnection::new(client, name).unwrap();
+    let mut tls = rustls::StreamOwned::new(connection, TcpStream::connect(server.addr()).unwrap());
+    tls.write_all(&request).unwrap();
+    let mut answer = Vec::new();
+    let _ = tls.read_to_end(&mut answer);
+    parse_answer(&answer)
+}
+
+const TENANT: &str = "72f988bf-86f1-41af-91ab-2d7cd011db47";
+
+/// An unsigned JWT as `--oauth basic` takes it, with `changes` made to its claims.
+fn entra_token(changes: &[(&str, serde_json::Value)]) -> String {
+    use base64::Engine as _;
+    let now = time::OffsetDateTime::now_utc().unix_timestamp();
+    let mut claims = serde_json::json!({
+        "aud": "https://storage.azure.com",
+        "iss": format!("https://sts.windows.net/{TENANT}/"),
+        "tid": TENANT,
+        "iat": now - 60,
+        "nbf": now - 60,
+        "exp": now + 3600,
+    });
+    for (name, value) in changes {
+        claims[*name] = value.clone();
+    }
+    let b64 = |v: &serde_json::Value| {
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(v.to_string())
+    };
+    format!(
+        "{}.{}.",
+        b64(&serde_json::json!({"alg": "none", "typ": "JWT"})),
+        b64(&claims)
+    )
+}
+
+#[test]
+fn entra_id_bearer_tokens_with_oauth_basic() {
+    use table_server::auth::OAuth;
+    let json_type = [
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json;odata=minimalmetadata"),
+    ];
+    let send = |server: &Server, tls: bool, method: &str, path: &str, token: &str, body: &[u8]| {
+        let bearer = format!("Bearer {token}");
+        let mut headers = json_type.to_vec();
+        headers.push(("Authorization", &bearer));
+        let bytes = request_bytes(server, method, path, &headers, body, false);
+        if tls {
+            over_tls(server, bytes)
+        } else {
+            let mut stream = TcpStream::connect(server.addr()).unwrap();
+            stream.write_all(&bytes).unwrap();
+            let mut answer = Vec::new();
+            stream.read_to_end(&mut answer).unwrap();
+            parse_answer(&answer)
+        }
+    };
+    let server = https_server(OAuth::Basic);
+    let good = entra_token(&[]);
+
+    // A token with the right claims grants what the account key grants.
+    let created = send(
+        &server,
+        true,
+        "POST",
+        "/devstoreaccount1/Tables",
+        &good,
+        br#"{"TableName":"Entra"}"#,
+    );
+    assert_eq!(created.status, 201, "{}", created.body);
+    let for_the_account = entra_token(&[(
+        "aud",
+        "https://devstoreaccount1.table.core.windows.net/".into(),
+    )]);
+    let inserted = send(
+        &server,
+        true,
+        "POST",
+        "/devstoreaccount1/Entra",
+        &for_the_account,
+        br#"{"PartitionKey":"p","RowKey":"r","n":1}"#,
+    );
+    assert_eq!(inserted.status, 201, "{}", inserted.body);
+    let read = send(
+        &server,
+        true,
+        "GET",
+        "/devstoreaccount1/Entra(PartitionKey='p',RowKey='r')",
+        &good,
+        b"",
+    );
+    assert_eq!(read.status, 200, "{}", read.body);
+    assert_eq!(read.json()["n"], 1);
+
+    // A token that does not check out: 401 InvalidAuthenticationInfo, with the challenge.
+    let now = time::OffsetDateTime::now_utc().unix_timestamp();
+    for (what, token) in [
+        ("expired", entra_token(&[("exp", (now - 3600).into())])),
+        (
+            "not yet valid",
+            entra_token(&[("nbf", (now + 3600).into())]),
+        ),
+        (
+            "another audience",
+            entra_token(&[("aud", "https://management.azure.com".into())]),
+        ),
+        (
+            "another account",
+            entra_token(&[("aud", "https://other.table.core.windows.net".into())]),
+        ),
+        (
+            "another issuer",
+            entra_token(&[("iss", "https://issuer.example/".into())]),
+        ),
+        ("malformed", "not-a-jwt".to_owned()),
+        ("empty", String::new()),
+    ] {
+        let refused = send(
+            &server,
+            true,
+            "GET",
+            "/devstoreaccount1/Tables",
+            &token,
+            b"",
+        );
+        assert_eq!(refused.status, 401, "{what}: {}", refused.body);
+        assert_eq!(refused.error_code(), "InvalidAuthenticationInfo", "{what}");
+        assert_eq!(
+            refused.header("x-ms-error-code"),
+            Some("InvalidAuthenticationInfo")
+        );
+        let message = refused.json()["odata.error"]["message"]["value"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert!(
+            message.starts_with("Server failed to authenticate the request."),
+            "{message}"
+        );
+        let challenge = refused.header("WWW-Authenticate").unwrap();
+        assert!(
+            challenge.starts_with("Bearer authorization_uri=https://login.microsoftonline.com/")
+                && challenge.ends_with("/oauth2/authorize resource_id=https://storage.azure.com"),
+            "{challenge}"
+        );
+        if what != "malformed" && what != "empty" {
+            assert!(challenge.contains(TENANT), "{challenge}");
+        }
+    }
+    let expired = send(
+        &server,
+        true,
+        "GET",
+        "/devstoreaccount1/Tables",
+        &entra_token(&[("exp", (now - 3600).into())]),
+        b"",
+    );
+    assert!(
+        expired.body.contains("The token is expired"),
+        "{}",
+        expired.body
+    );
+
+    // An x-ms-version before 2019-02-02 takes no bearer token.
+    let bearer = format!("Bearer {good}");
+    let old = over_tls(
+        &server,
+        request_bytes(
+            &server,
+            "GET",
+            "/devstoreaccount1/Tables",
+            &[
+                ("Authorization", &bearer),
+                ("x-ms-version", "2018-03-28"),
+                ("Accept", "application/json;odata=minimalmetadata"),
+            ],
+            b"",
+            false,
+        ),
+    );
+    assert_eq!(old.status, 403, "{}", old.body);
+    assert_eq!(old.error_code(), "AuthenticationFailed");
+
+    // Over HTTP, a bearer token is refused even with --oauth basic.
+    let mut config = in_memory();
+    config.oauth = OAuth::Basic;
+    let plain = start(config);
+    let over_http = send(&plain, false, "GET", "/devstoreaccount1/Tables", &good, b"");
+    assert_eq!(over_http.status, 403, "{}", over_http.body);
+    assert_eq!(over_http.error_code(), "AuthenticationFailed");
+    assert!(over_http.body.contains("HTTPS"), "{}", over_http.body);
+
+    // Without --oauth basic, a bearer token is refused, over HTTPS too.
+    let off = https_server(OAuth::Off);
+    let refused = send(&off, true, "GET", "/devstoreaccount1/Tables", &good, b"");
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    assert_eq!(refused.error_code(), "AuthenticationFailed");
+    assert!(refused.body.contains("--oauth basic"), "{}", refused.body);
+    // SharedKey still works beside it.
+    let signed = over_tls(
+        &server,
+        request_bytes(
+            &server,
+            "GET",
+            "/devstoreaccount1/Tables",
+            &json_type,
+            b"",
+            true,
+        ),
+    );
+    assert_eq!(signed.status, 200, "{}", signed.body);
+}
