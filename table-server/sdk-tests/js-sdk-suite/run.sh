@@ -14,10 +14,12 @@
 #   - shim/setup.mjs in place of their test/utils/setup.ts (which reads the account's keys from
 #     Azure Resource Manager): the same settings, built from the account name, key and URL here;
 #   - shim/test-credential.mjs and shim/test-utils-vitest.mjs, for two internal packages of that
-#     repository that are not on npm (a live Entra ID credential; the toSupportTracing matcher);
+#     repository that are not on npm (a TokenCredential minting unsigned Entra ID-shaped JWTs,
+#     which table-server --oauth basic accepts; the toSupportTracing matcher);
 #   - shim/localhost-resolver.mjs: *.localhost resolves to 127.0.0.1 in the test workers;
 #   - a throwaway certificate for *.table.core.localhost, and table-server serving HTTPS with it
-#     on 127.0.0.1:$PORT (10311). The tests' account URL is host style, as the service's is:
+#     on 127.0.0.1:$PORT (10311), with --oauth basic (bearer tokens' claims checked, not their
+#     signature). The tests' account URL is host style, as the service's is:
 #     https://devstoreaccount1.table.core.localhost:$PORT/. (With a path-style URL on an IP
 #     address the SDK cannot form the -secondary host that getStatistics is sent to.)
 # Prints the failing tests and the counts; the full log is $OUT/vitest.log, the per-test results
@@ -62,6 +64,7 @@ openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem -days 2 
   -addext "basicConstraints=critical,CA:TRUE" > "$OUT/openssl.log" 2>&1
 (cd "$ROOT" && cargo build -q --release -p table-server)
 "$TARGET/release/table-server" --in-memory --port "$PORT" --cert cert.pem --key key.pem \
+  --oauth basic \
   > "$OUT/server.log" 2>&1 &
 server=$!
 for _ in $(seq 50); do grep -q listening "$OUT/server.log" && break; sleep 0.1; done
