@@ -1157,28 +1157,19 @@ fn lint_inputs(inputs: Vec<Input>, config: &Config) -> Report {
         let by_filter = filter_findings(&filters, &designs, config);
         (by_design.join().unwrap_or_default(), by_filter)
     });
-    for (rule, found) in design_found {
-        for (di, f) in found {
+    let mut found: Vec<(&'static Rule, PathBuf, Finding)> = Vec::new();
+    for (rule, by_design) in design_found {
+        for (di, f) in by_design {
             let Some(design) = designs.get_mut(di) else {
                 continue;
             };
             if !allowed(&mut design.allows, rule) {
-                let file = design.file.clone();
-                push_capped(
-                    &mut report,
-                    config,
-                    rule,
-                    file,
-                    f.start,
-                    f.end,
-                    f.message,
-                    f.help,
-                    f.note,
-                );
+                found.push((rule, design.file.clone(), f));
             }
         }
     }
-    for (rule, file, f) in filter_found {
+    found.extend(filter_found);
+    for (rule, file, f) in found {
         push_capped(
             &mut report,
             config,

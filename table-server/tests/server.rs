@@ -1669,45 +1669,21 @@ fn https_with_a_certificate_and_key() {
         assert!(made.is_err(), "{cert} {key}");
     }
 
-    use rustls::pki_types::pem::PemObject;
-    let mut roots = rustls::RootCertStore::empty();
-    let ca = std::fs::read(dir.join("ca.pem")).unwrap();
-    for cert in rustls::pki_types::CertificateDer::pem_slice_iter(&ca) {
-        roots.add(cert.unwrap()).unwrap();
-    }
-    let client = Arc::new(
-        rustls::ClientConfig::builder_with_provider(Arc::new(
-            rustls::crypto::ring::default_provider(),
-        ))
-        .with_safe_default_protocol_versions()
-        .unwrap()
-        .with_root_certificates(roots)
-        .with_no_client_auth(),
-    );
-    let over_tls = |request: Vec<u8>| {
-        let name = rustls::pki_types::ServerName::try_from("localhost").unwrap();
-        let connection = rustls::ClientConnection::new(client.clone(), name).unwrap();
-        let mut tls =
-            rustls::StreamOwned::new(connection, TcpStream::connect(server.addr()).unwrap());
-        tls.write_all(&request).unwrap();
-        let mut answer = Vec::new();
-        // The server may close without a TLS close_notify once it has answered.
-        let _ = tls.read_to_end(&mut answer);
-        parse_answer(&answer)
-    };
-
     let json_type = [
         ("Content-Type", "application/json"),
         ("Accept", "application/json;odata=minimalmetadata"),
     ];
-    let created = over_tls(request_bytes(
+    let created = over_tls(
         &server,
-        "POST",
-        "/devstoreaccount1/Tables",
-        &json_type,
-        br#"{"TableName":"Secure"}"#,
-        true,
-    ));
+        request_bytes(
+            &server,
+            "POST",
+            "/devstoreaccount1/Tables",
+            &json_type,
+            br#"{"TableName":"Secure"}"#,
+            true,
+        ),
+    );
     assert_eq!(created.status, 201, "{}", created.body);
     assert!(
         created.header("Location").unwrap().starts_with("https://"),
@@ -1729,14 +1705,17 @@ fn https_with_a_certificate_and_key() {
     );
     https_only.protocol = Some("https".into());
     let sas = https_only.token(DEV_ACCOUNT, &key()).unwrap();
-    let read = over_tls(request_bytes(
+    let read = over_tls(
         &server,
-        "GET",
-        &format!("/devstoreaccount1/Secure()?{sas}"),
-        &[],
-        b"",
-        false,
-    ));
+        request_bytes(
+            &server,
+            "GET",
+            &format!("/devstoreaccount1/Secure()?{sas}"),
+            &[],
+            b"",
+            false,
+        ),
+    );
     assert_eq!(read.status, 200, "{}", read.body);
 
     // Plain HTTP to a TLS port is no TLS handshake: dropped, and the server goes on.
@@ -1745,14 +1724,10 @@ fn https_with_a_certificate_and_key() {
     let mut ignored = Vec::new();
     let _ = plain.read_to_end(&mut ignored);
     assert!(!String::from_utf8_lossy(&ignored).starts_with("HTTP/1.1 2"));
-    let again = over_tls(request_bytes(
+    let again = over_tls(
         &server,
-        "GET",
-        "/devstoreaccount1/Tables",
-        &[],
-        b"",
-        true,
-    ));
+        request_bytes(&server, "GET", "/devstoreaccount1/Tables", &[], b"", true),
+    );
     assert_eq!(again.status, 200, "{}", again.body);
 }
 
