@@ -12,6 +12,10 @@
 #     so no /etc/hosts entry is needed;
 #   - a throwaway certificate for *.table.core.localhost, and a table-server serving HTTPS with it
 #     on 127.0.0.1:$PORT (default 10443; no root needed);
+#   - token_endpoint.py on 127.0.0.1:$TOKEN_PORT (default 10444), a managed identity's token
+#     endpoint (IDENTITY_ENDPOINT/IDENTITY_HEADER) that mints unsigned JWTs, and table-server
+#     started with --oauth basic, so the tests' DefaultAzureCredential gets a token the server
+#     takes (it checks a token's claims, not its signature);
 #   - TABLES_STORAGE_ENDPOINT_SUFFIX=core.localhost:$PORT, so the tests' account URL is
 #     https://devstoreaccount1.table.core.localhost:PORT: host style, with `.core.` in it, which is
 #     what azure-data-tables reads an account name from (its secondary is
@@ -23,12 +27,18 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../../.." && pwd)
 VERSION=${VERSION:-12.7.0}
 PORT=${PORT:-10443}
+TOKEN_PORT=${TOKEN_PORT:-10444}
 OUT=${OUT:-/tmp/python-sdk-suite}
 PYTHON=${PYTHON:-python3}
 TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
 WORK=$(mktemp -d)
 server=
-cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$WORK"; }
+tokens=
+cleanup() {
+  [ -n "$server" ] && kill "$server" 2>/dev/null
+  [ -n "$tokens" ] && kill "$tokens" 2>/dev/null
+  rm -rf "$WORK"
+}
 trap cleanup EXIT
 mkdir -p "$OUT"
 
@@ -57,14 +67,20 @@ openssl req -x509 -newkey rsa:2048 -nodes -keyout "$WORK/key.pem" -out "$WORK/ce
   -addext "basicConstraints=critical,CA:TRUE" > "$OUT/openssl.log" 2>&1
 (cd "$ROOT" && cargo build -q --release -p table-server)
 "$TARGET/release/table-server" --in-memory --port "$PORT" --cert "$WORK/cert.pem" \
-  --key "$WORK/key.pem" > "$OUT/server.log" 2>&1 &
+  --key "$WORK/key.pem" --oauth basic > "$OUT/server.log" 2>&1 &
 server=$!
+# Microsoft Entra ID for the token-credential tests: DefaultAzureCredential reaches its managed
+# identity step, which asks this local endpoint (the App Service protocol) for a token; the
+# endpoint mints unsigned JWTs, which `--oauth basic` checks by their claims.
+"$PYTHON" "$HERE/token_endpoint.py" "$TOKEN_PORT" token-secret > "$OUT/token.log" 2>&1 &
+tokens=$!
 sleep 1
 
 export PYTHONPATH="$HERE/shim" REQUESTS_CA_BUNDLE="$WORK/cert.pem" SSL_CERT_FILE="$WORK/cert.pem"
 export TABLES_STORAGE_ACCOUNT_NAME=devstoreaccount1
 export TABLES_PRIMARY_STORAGE_ACCOUNT_KEY='Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=='
 export TABLES_STORAGE_ENDPOINT_SUFFIX="core.localhost:$PORT"
+export IDENTITY_ENDPOINT="http://127.0.0.1:$TOKEN_PORT/token" IDENTITY_HEADER=token-secret
 # The 10 s pause after each test's teardown waits for the service's asynchronous table deletion;
 # a local server deletes at once (the shim's AzureRecordedTestCase.sleep honours this).
 export DEVTOOLS_SKIP_SLEEP=${DEVTOOLS_SKIP_SLEEP:-1}
