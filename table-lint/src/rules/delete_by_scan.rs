@@ -17,7 +17,8 @@ pub static RULE: Rule = Rule {
     docs: r#"## What it flags
 A query that the same block follows with deletes (a call named `delete…`), when the query looks
 for entities older than a time (`Timestamp lt datetime'…'`, a property compared `lt`/`le` with
-a `datetime` literal or holding a time in the design, or a RowKey or PartitionKey compared
+a `datetime` literal or holding a time in the design, or compared with a number where its name
+says it holds a time (`ttl_int lt 1700000000000`, `ExpiresOn le 638…`), or a RowKey or PartitionKey compared
 `lt`/`le` where the design's key starts with an ascending time) without fixing a partition, or
 is `Query::all()`.
 
@@ -90,10 +91,50 @@ fn older_than(ctx: &FilterContext<'_>, e: &Expr) -> Option<String> {
                 .tables
                 .iter()
                 .any(|d| d.property(&name).is_some_and(|f| f.kind == TypeKind::Time));
-            (time_literal || time_property).then(|| format!("`{name}`"))
+            // An expiry kept as a number (epoch milliseconds, ticks) compared with a number.
+            let numeric_time = matches!(
+                literal,
+                Value::Int32(_) | Value::Int64(_) | Value::Double(_)
+            ) && names_a_time(&name);
+            (time_literal || time_property || numeric_time).then(|| format!("`{name}`"))
         }
         _ => None,
     }
+}
+
+/// Whether a property's name says it holds a time (`ttl_int`, `expiresOn`, `created_at`), split
+/// into words at `_` and at lower-to-upper case changes.
+fn names_a_time(name: &str) -> bool {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut last_lower = false;
+    for c in name.chars() {
+        if c == '_' || (c.is_ascii_uppercase() && last_lower) {
+            words.push(std::mem::take(&mut word));
+        }
+        if c != '_' {
+            word.push(c.to_ascii_lowercase());
+        }
+        last_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+    }
+    words.push(word);
+    words.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "ttl"
+                | "expires"
+                | "expiry"
+                | "expiration"
+                | "expire"
+                | "deadline"
+                | "until"
+                | "epoch"
+                | "timestamp"
+                | "time"
+                | "ticks"
+                | "at"
+        )
+    })
 }
 
 fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
@@ -117,4 +158,36 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
         format!("{what}, and the same block deletes what it finds: one read and one delete per entity (deleting by scan)"),
         format!("keep each period of {table} in a table of its own (`PeriodTables`) and delete the expired period's table in one request"),
     ));
+}
+
+#[cfg(test)]
+mod tests {
+    /// An expiry kept as a number and compared with one, then deleted in batches, is a delete
+    /// by scan; a number that names no time is not.
+    #[test]
+    fn numeric_expiries_deleted_in_batches_are_found() {
+        let found = |filter: &str| {
+            let text = format!(
+                r#"
+                #[derive(TableEntity)]
+                #[table(name = "Cache", partition_key = "{{segment}}", row_key = "{{id}}")]
+                struct Item {{ segment: String, id: String, ttl_int: Option<f64>, hits: i64 }}
+                async fn evict<B: Backend>(backend: &B, now: i64) {{
+                    let expired = Query::filter(&format!("{filter}", now)).unwrap();
+                    let page = backend.query_page("Cache", &expired).await.unwrap();
+                    let ops: Vec<BatchOperation> = page.entities.into_iter().map(|e| BatchOperation::Delete {{
+                        partition_key: e.partition_key, row_key: e.row_key, if_match: IfMatch::Any,
+                    }}).collect();
+                    let _ = backend.execute_batch("Cache", ops).await;
+                }}
+                "#
+            );
+            super::super::findings_of("TK108", &text).len()
+        };
+        assert_eq!(found("gc eq true and ttl_int lt {}"), 1);
+        assert_eq!(found("hits lt {}"), 0);
+        use super::names_a_time;
+        assert!(names_a_time("expiresOn") && names_a_time("created_at") && names_a_time("TTL"));
+        assert!(!names_a_time("hits") && !names_a_time("attempts") && !names_a_time("count"));
+    }
 }
