@@ -115,6 +115,11 @@ impl Problems {
     fn push(&mut self, kind: ProblemKind, error: darling::Error) {
         self.0.push(Problem { kind, error });
     }
+
+    /// A problem of `key`, shown on its template.
+    fn in_key(&mut self, kind: ProblemKind, key: &Key, message: String) {
+        self.push(kind, darling::Error::custom(message).with_span(&key.span));
+    }
 }
 
 /// Every problem of a design, in the order found.
@@ -279,52 +284,52 @@ fn check_key(design: &Design, key: &Key, errors: &mut Problems) {
         ) = (part, parts.get(i + 1))
             && next.starts_with(|c: char| c.is_ascii_digit())
         {
-            errors.push(
+            errors.in_key(
                 ProblemKind::UnpaddedBeforeDigit,
-                darling::Error::custom(format!(
+                key,
+                format!(
                     "`{{{field}:unpadded}}` in key `{}` is followed by `{next}`, which starts with a digit: an unpadded number has no fixed width, so the key could not be split back where the number ends; start the literal after it with another character (`_`, `-`)",
-                    key.template.text
-                ))
-                .with_span(&key.span),
+                    key.template.text,
+                ),
             );
         }
         match part {
             Part::Literal(text) => {
                 previous_placeholder = None;
                 if let Some(c) = text.chars().find(|c| is_forbidden_key_char(*c)) {
-                    errors.push(
-ProblemKind::ForbiddenLiteral,
-                        darling::Error::custom(format!(
+                    errors.in_key(
+                        ProblemKind::ForbiddenLiteral,
+                        key,
+                        format!(
                             "the literal `{text}` in key `{}` contains {}, which the service forbids in keys",
                             key.template.text,
-                            describe_char(c)
-                        ))
-                        .with_span(&key.span),
+                            describe_char(c),
+                        ),
                     );
                 }
             }
             Part::Placeholder { field, format } => {
                 if let Some(before) = previous_placeholder {
-                    errors.push(
-ProblemKind::AdjacentPlaceholders,
-                        darling::Error::custom(format!(
+                    errors.in_key(
+                        ProblemKind::AdjacentPlaceholders,
+                        key,
+                        format!(
                             "`{{{before}}}` and `{{{field}}}` in key `{}` have no literal between them; put a separator between them so the key splits back into its fields",
-                            key.template.text
-                        ))
-                        .with_span(&key.span),
+                            key.template.text,
+                        ),
                     );
                 }
                 previous_placeholder = Some(field);
                 if named.contains(&field.as_str()) {
                     // Reported once per field, however often it repeats.
                     if named.iter().filter(|n| **n == field.as_str()).count() == 1 {
-                        errors.push(
+                        errors.in_key(
                             ProblemKind::RepeatedPlaceholder,
-                            darling::Error::custom(format!(
+                            key,
+                            format!(
                                 "`{{{field}}}` appears more than once in key `{}`; name each field once",
-                                key.template.text
-                            ))
-                            .with_span(&key.span),
+                                key.template.text,
+                            ),
                         );
                     }
                     named.push(field);
@@ -335,14 +340,14 @@ ProblemKind::AdjacentPlaceholders,
                     None => {
                         let known: Vec<String> =
                             design.fields.iter().map(|f| f.ident.to_string()).collect();
-                        errors.push(
+                        errors.in_key(
                             ProblemKind::UnknownField,
-                            darling::Error::custom(format!(
+                            key,
+                            format!(
                                 "unknown field `{{{field}}}` in key `{}`; the struct has {}",
                                 key.template.text,
                                 known.join(", ")
-                            ))
-                            .with_span(&key.span),
+                            ),
                         );
                     }
                     Some(f) => check_segment_field(key, f, *format, errors),
@@ -407,13 +412,13 @@ fn check_segment_field(key: &Key, field: &Field, format: SegmentFormat, errors: 
         }
     };
     if let Some(problem) = problem {
-        errors.push(
+        errors.in_key(
             ProblemKind::UnsupportedKeyField,
-            darling::Error::custom(format!(
+            key,
+            format!(
                 "field `{}` in key `{}` {problem}",
                 field.ident, key.template.text
-            ))
-            .with_span(&key.span),
+            ),
         );
         errors.push(
             ProblemKind::UnsupportedKeyField,
