@@ -102,39 +102,26 @@ fn older_than(ctx: &FilterContext<'_>, e: &Expr) -> Option<String> {
     }
 }
 
-/// Whether a property's name says it holds a time (`ttl_int`, `expiresOn`, `created_at`), split
-/// into words at `_` and at lower-to-upper case changes.
+/// Whether a property's name says it holds a time (`ttl_int`, `expiresOn`, `created_at`): one
+/// of its words ([`super::name_words`]) is a word of time.
 fn names_a_time(name: &str) -> bool {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut last_lower = false;
-    for c in name.chars() {
-        if c == '_' || (c.is_ascii_uppercase() && last_lower) {
-            words.push(std::mem::take(&mut word));
-        }
-        if c != '_' {
-            word.push(c.to_ascii_lowercase());
-        }
-        last_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-    }
-    words.push(word);
-    words.iter().any(|w| {
-        matches!(
-            w.as_str(),
-            "ttl"
-                | "expires"
-                | "expiry"
-                | "expiration"
-                | "expire"
-                | "deadline"
-                | "until"
-                | "epoch"
-                | "timestamp"
-                | "time"
-                | "ticks"
-                | "at"
-        )
-    })
+    super::has_word(
+        name,
+        &[
+            "ttl",
+            "expires",
+            "expiry",
+            "expiration",
+            "expire",
+            "deadline",
+            "until",
+            "epoch",
+            "timestamp",
+            "time",
+            "ticks",
+            "at",
+        ],
+    )
 }
 
 fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {

@@ -72,41 +72,10 @@ const LOG_FORMS: [(&str, &str); 16] = [
     ("traced", "trace"),
 ];
 
-/// The words of a name, split at `_`, digits and case changes (`NLogTable` is `N`, `Log`,
-/// `Table`; `AzureWebJobsHostLogs` ends with `Logs`), lowercased.
-fn words(name: &str) -> Vec<String> {
-    let chars: Vec<char> = name.chars().collect();
-    let mut out = Vec::new();
-    let mut word = String::new();
-    for (i, &c) in chars.iter().enumerate() {
-        if !c.is_ascii_alphabetic() {
-            if !word.is_empty() {
-                out.push(std::mem::take(&mut word));
-            }
-            continue;
-        }
-        let prev = i.checked_sub(1).map(|j| chars[j]);
-        let next = chars.get(i + 1).copied();
-        let boundary = c.is_ascii_uppercase()
-            && prev.is_some_and(|p| {
-                p.is_ascii_lowercase()
-                    || (p.is_ascii_uppercase() && next.is_some_and(|n| n.is_ascii_lowercase()))
-            });
-        if boundary && !word.is_empty() {
-            out.push(std::mem::take(&mut word));
-        }
-        word.push(c.to_ascii_lowercase());
-    }
-    if !word.is_empty() {
-        out.push(word);
-    }
-    out
-}
-
 /// The log word a name holds as a word of its own, if any: `EventLog`, `AuditRecord`, `Logs`,
 /// `trace_entries`, but not `LoginAttempt` or `Catalog`.
 fn log_word(name: &str) -> Option<&'static str> {
-    let words = words(name);
+    let words = super::name_words(name);
     LOG_FORMS
         .iter()
         .find(|(form, _)| words.iter().any(|w| w == form))

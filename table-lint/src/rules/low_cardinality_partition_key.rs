@@ -119,13 +119,17 @@ const FEW_VALUED_WORDS: &[&str] = &[
 /// The few-valued word a field's name ends with, past a trailing `id`, `name`, `code` or `key`
 /// (`channel_id`, `scheme_code`): `None` when the name does not say it.
 fn few_valued_by_name(field: &str) -> Option<&'static str> {
-    let lower = field.to_ascii_lowercase();
-    let mut words: Vec<&str> = lower.split('_').filter(|w| !w.is_empty()).collect();
-    while words.len() > 1 && matches!(words.last(), Some(&("id" | "name" | "code" | "key"))) {
+    let mut words = super::name_words(field);
+    while words.len() > 1
+        && matches!(
+            words.last().map(String::as_str),
+            Some("id" | "name" | "code" | "key")
+        )
+    {
         words.pop();
     }
-    let last = *words.last()?;
-    FEW_VALUED_WORDS.iter().copied().find(|w| *w == last)
+    let last = words.last()?;
+    FEW_VALUED_WORDS.iter().copied().find(|w| w == last)
 }
 
 fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {

@@ -422,6 +422,48 @@ pub fn says_row_type(name: &str) -> bool {
         || name.eq_ignore_ascii_case(table_runtime::index::INDEX_NAME_PROPERTY)
 }
 
+/// The words of a name, split at `_`, digits and case changes (`NLogTable` is `N`, `Log`,
+/// `Table`; `AzureWebJobsHostLogs` ends with `Logs`), lowercased.
+pub fn name_words(name: &str) -> Vec<String> {
+    let chars: Vec<char> = name.chars().collect();
+    let mut out = Vec::new();
+    let mut word = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if !c.is_ascii_alphabetic() {
+            if !word.is_empty() {
+                out.push(std::mem::take(&mut word));
+            }
+            continue;
+        }
+        let prev = i.checked_sub(1).map(|j| chars[j]);
+        let next = chars.get(i + 1).copied();
+        let boundary = c.is_ascii_uppercase()
+            && prev.is_some_and(|p| {
+                p.is_ascii_lowercase()
+                    || (p.is_ascii_uppercase() && next.is_some_and(|n| n.is_ascii_lowercase()))
+            });
+        if boundary && !word.is_empty() {
+            out.push(std::mem::take(&mut word));
+        }
+        word.push(c.to_ascii_lowercase());
+    }
+    if !word.is_empty() {
+        out.push(word);
+    }
+    out
+}
+
+/// Whether one of `words` is a whole word of `name` (see [`name_words`]).
+pub fn has_word(name: &str, words: &[&str]) -> bool {
+    name_words(name).iter().any(|w| words.contains(&w.as_str()))
+}
+
+/// A struct's name in snake case, as its fields would name it: `MessageEntity` is
+/// `message_entity`.
+pub fn snake_name(ident: &str) -> String {
+    name_words(ident).join("_")
+}
+
 /// The part of a date an integer field's name says it holds (`year`, `event_month`, `day`),
 /// past a trailing `_number` or `_of_…`: a key written from a date's parts
 /// (`{year:04}-{month:02}-{day:02}`) is the date it spells.
@@ -431,8 +473,8 @@ pub fn calendar_part(design: &Design, field: &str) -> Option<&'static str> {
     if !matches!(f.kind, TypeKind::Integer { .. }) {
         return None;
     }
-    let lower = field.to_ascii_lowercase();
-    let words: Vec<&str> = lower.split('_').filter(|w| !w.is_empty()).collect();
+    let words = name_words(field);
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
     let words = match words.iter().position(|w| *w == "of") {
         Some(at) => &words[..at],
         None => &words[..],

@@ -92,14 +92,6 @@ const STAMPED: &[&str] = &[
     "timestamp",
 ];
 
-/// Whether one of `words` is a whole word of the field's name.
-fn named(field: &str, words: &[&str]) -> bool {
-    field
-        .to_ascii_lowercase()
-        .split('_')
-        .any(|w| words.contains(&w))
-}
-
 /// How a design's writes are judged, from what the file shows.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Path {
@@ -153,9 +145,9 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
         // write. Elsewhere an upsert of one instant is often meant to land on one row.
         let judged = match (log_record.is_some(), path) {
             (true, _) => true,
-            _ if named(time, OBSERVED) => false,
+            _ if super::has_word(time, OBSERVED) => false,
             (false, Path::Insert | Path::Unseen) => true,
-            (false, Path::Upsert) => named(time, STAMPED),
+            (false, Path::Upsert) => super::has_word(time, STAMPED),
         };
         if !judged {
             continue;

@@ -172,13 +172,7 @@ fn own_identity(design: &DesignSummary) -> Option<&str> {
             .iter()
             .any(|suffix| name == format!("{stem}_{suffix}"))
     };
-    let mut ident = String::new();
-    for (n, c) in design.ident.chars().enumerate() {
-        if c.is_ascii_uppercase() && n > 0 {
-            ident.push('_');
-        }
-        ident.push(c.to_ascii_lowercase());
-    }
+    let ident = super::snake_name(&design.ident);
     let stem = ident.strip_suffix("_entity").unwrap_or(&ident);
     let named =
         matches!(name.as_str(), "id" | "guid" | "uuid") || own("row") || own("entity") || own(stem);

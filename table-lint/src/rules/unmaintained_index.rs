@@ -199,13 +199,7 @@ fn names_itself(ident: &str, field: &str) -> bool {
     else {
         return false;
     };
-    let mut snake = String::new();
-    for (n, c) in ident.chars().enumerate() {
-        if c.is_ascii_uppercase() && n > 0 {
-            snake.push('_');
-        }
-        snake.push(c.to_ascii_lowercase());
-    }
+    let snake = super::snake_name(ident);
     !stem.is_empty()
         && (snake == stem
             || snake

@@ -75,9 +75,7 @@ fn names_a_bucket(field: &str) -> bool {
     .iter()
     .any(|w| name.contains(w))
         // A time named by a unit of the calendar (`minute`, `hour_start`) is that unit's start.
-        || name
-            .split('_')
-            .any(|w| matches!(w, "minute" | "hour" | "day" | "week" | "month"))
+        || super::has_word(field, &["minute", "hour", "day", "week", "month"])
 }
 
 fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
@@ -96,9 +94,7 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
                 continue;
             }
             // A time of the local clock: keys follow the wall clock of a zone, not time.
-            if f.kind == TypeKind::Time
-                && field.to_ascii_lowercase().split('_').any(|w| w == "local")
-            {
+            if f.kind == TypeKind::Time && super::has_word(field, &["local"]) {
                 let (start, end) = keys::part_position(k.key, i);
                 out.push(Finding::at(
                     start,
