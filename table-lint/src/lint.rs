@@ -475,8 +475,8 @@ fn allowed(allows: &mut [(String, Position, Position, bool)], rule: &Rule) -> bo
 
 /// The one design among `entities` that stores every property `filter` tests besides the
 /// system properties, when exactly one does: the table a query that names none runs on.
-fn property_owner(filter: &str, entities: &[scan::EntitySite]) -> Option<String> {
-    let parsed = Filter::parse(filter).ok()?;
+fn property_owner(parsed: Option<&Filter>, entities: &[scan::EntitySite]) -> Option<String> {
+    let parsed = parsed?;
     let tested: Vec<&str> = parsed
         .properties
         .iter()
@@ -529,34 +529,41 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
         reads: scan
             .filters
             .iter()
-            .map(|f| rules::Read {
-                filter: f.text.clone(),
-                // A string literal that names no table of the file's designs is something
-                // else (a `$select`'s column, say); a struct named is kept wherever it is.
-                tables: f
-                    .tables
-                    .iter()
-                    .filter(|h| match h {
-                        scan::TableHint::Design(_) => true,
-                        scan::TableHint::Name(name) => scan.entities.iter().any(|e| {
-                            e.table
-                                .as_deref()
-                                .is_some_and(|t| t.eq_ignore_ascii_case(name))
-                        }),
-                    })
-                    .cloned()
-                    .collect(),
-                limited: f.limited,
-                owner: if f
-                    .tables
-                    .iter()
-                    .all(|h| matches!(h, scan::TableHint::Name(_)))
-                    && scan.entities.len() > 1
-                {
-                    property_owner(&f.text, &scan.entities)
-                } else {
-                    None
-                },
+            .map(|f| {
+                // Parsed once, for the order it depends on and the design it tests.
+                let parsed = (!f.text.is_empty())
+                    .then(|| Filter::parse(&f.text).ok())
+                    .flatten();
+                rules::Read {
+                    filter: f.text.clone(),
+                    // A string literal that names no table of the file's designs is something
+                    // else (a `$select`'s column, say); a struct named is kept wherever it is.
+                    tables: f
+                        .tables
+                        .iter()
+                        .filter(|h| match h {
+                            scan::TableHint::Design(_) => true,
+                            scan::TableHint::Name(name) => scan.entities.iter().any(|e| {
+                                e.table
+                                    .as_deref()
+                                    .is_some_and(|t| t.eq_ignore_ascii_case(name))
+                            }),
+                        })
+                        .cloned()
+                        .collect(),
+                    limited: f.limited,
+                    ordered: rules::depends_on_order(f.limited, &f.text, parsed.as_ref()),
+                    owner: if f
+                        .tables
+                        .iter()
+                        .all(|h| matches!(h, scan::TableHint::Name(_)))
+                        && scan.entities.len() > 1
+                    {
+                        property_owner(parsed.as_ref(), &scan.entities)
+                    } else {
+                        None
+                    },
+                }
             })
             .collect(),
         designs: scan.entities.len(),

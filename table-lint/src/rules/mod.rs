@@ -162,6 +162,8 @@ pub struct Read {
     pub tables: Vec<crate::scan::TableHint>,
     /// Whether the code limits it to its first rows (`.top(n)`).
     pub limited: bool,
+    /// Whether what it returns depends on the keys' order ([`depends_on_order`]).
+    pub ordered: bool,
     /// When the code names no table and the file declares several designs: the one design
     /// that stores every property the filter tests besides the keys, if only one does.
     pub owner: Option<String>,
@@ -182,30 +184,29 @@ impl Read {
             crate::scan::TableHint::Name(name) => name.eq_ignore_ascii_case(&design.table),
         })
     }
+}
 
-    /// Whether what the read returns depends on the order of the keys: it takes the first
-    /// rows, or ranges over a key (anything but one value or every value). A filter that does
-    /// not parse is taken to depend on it.
-    pub fn depends_on_order(&self) -> bool {
-        if self.limited {
-            return true;
-        }
-        if self.filter.is_empty() {
-            return false;
-        }
-        let Ok(filter) = Filter::parse(&self.filter) else {
-            return true;
-        };
-        let plan = filter.plan();
-        let ranged = |r: &table_runtime::query::KeyRange| {
-            let point = matches!((&r.lower, &r.upper),
-                (std::ops::Bound::Included(a), std::ops::Bound::Included(b)) if a == b);
-            let open =
-                r.lower == std::ops::Bound::Unbounded && r.upper == std::ops::Bound::Unbounded;
-            !point && !open
-        };
-        ranged(&plan.partitions) || ranged(&plan.rows)
+/// Whether what a read returns depends on the order of the keys: it takes the first rows
+/// (`limited`), or its filter (`text`, parsed as `parsed`) ranges over a key, anything but one
+/// value or every value. A filter that does not parse is taken to depend on it.
+pub fn depends_on_order(limited: bool, text: &str, parsed: Option<&Filter>) -> bool {
+    if limited {
+        return true;
     }
+    if text.is_empty() {
+        return false;
+    }
+    let Some(filter) = parsed else {
+        return true;
+    };
+    let plan = filter.plan();
+    let ranged = |r: &table_runtime::query::KeyRange| {
+        let point = matches!((&r.lower, &r.upper),
+            (std::ops::Bound::Included(a), std::ops::Bound::Included(b)) if a == b);
+        let open = r.lower == std::ops::Bound::Unbounded && r.upper == std::ops::Bound::Unbounded;
+        !point && !open
+    };
+    ranged(&plan.partitions) || ranged(&plan.rows)
 }
 
 /// What a filter rule sees.

@@ -139,7 +139,7 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
         .iter()
         .filter(|r| r.reads(design, ctx.file))
         .collect();
-    let order_free = !reads.is_empty() && reads.iter().all(|r| !r.depends_on_order());
+    let order_free = !reads.is_empty() && reads.iter().all(|r| !r.ordered);
     for k in keys::all(design) {
         for (i, part) in k.key.template.parts.iter().enumerate() {
             if let Part::Placeholder {
