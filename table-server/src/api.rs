@@ -140,7 +140,7 @@ fn if_match(value: Option<&str>) -> Result<Option<IfMatch>, StoreError> {
 }
 
 fn entity_url(req: &Request<'_>, table: &str, pk: &str, rk: &str) -> String {
-    format!("{}{}", req.target.base, wire::entity_link(table, pk, rk))
+    wire::entity_url(&req.target.base, table, pk, rk)
 }
 
 /// The write a method makes on one entity.
@@ -836,6 +836,8 @@ async fn batch<B: Backend>(
             (e, id)
         }),
     };
+    // The operations of one transaction share their ETag: its header is written once.
+    let mut last_etag: Option<(ETag, String)> = None;
     let answers = match result {
         Ok(results) => sent
             .into_iter()
@@ -850,7 +852,15 @@ async fn batch<B: Backend>(
                     answer.headers.push(("Content-ID".into(), id));
                 }
                 if let Some(etag) = &result.etag {
-                    answer.headers.push(("ETag".into(), etag.to_header()));
+                    let header = match &last_etag {
+                        Some((last, header)) if last == etag => header.clone(),
+                        _ => {
+                            let header = etag.to_header();
+                            last_etag = Some((etag.clone(), header.clone()));
+                            header
+                        }
+                    };
+                    answer.headers.push(("ETag".into(), header));
                 }
                 if let Some((pk, rk)) = &operation.keys {
                     let link = entity_url(req, &operation.table, pk, rk);

@@ -62,12 +62,38 @@ fn entity_path_encoded(
     row_key: &str,
     set: &'static AsciiSet,
 ) -> String {
-    format!(
-        "/{}(PartitionKey='{}',RowKey='{}')",
-        encode(table),
-        utf8_percent_encode(&partition_key.replace('\'', "''"), set),
-        utf8_percent_encode(&row_key.replace('\'', "''"), set)
-    )
+    let mut path = String::with_capacity(table.len() + partition_key.len() + row_key.len() + 32);
+    push_entity_path(&mut path, table, partition_key, row_key, set);
+    path
+}
+
+/// Appends `/table(PartitionKey='…',RowKey='…')` to `out`, the keys' quotes doubled and then
+/// encoded by `set`.
+fn push_entity_path(
+    out: &mut String,
+    table: &str,
+    partition_key: &str,
+    row_key: &str,
+    set: &'static AsciiSet,
+) {
+    out.push('/');
+    out.extend(utf8_percent_encode(table, COMPONENT));
+    out.push_str("(PartitionKey='");
+    push_key(out, partition_key, set);
+    out.push_str("',RowKey='");
+    push_key(out, row_key, set);
+    out.push_str("')");
+}
+
+/// Appends a key to a path, its quotes doubled, then percent-encoded by `set`: written piece
+/// by piece, without the doubled copy a `replace` would make.
+fn push_key(path: &mut String, key: &str, set: &'static AsciiSet) {
+    for (i, piece) in key.split('\'').enumerate() {
+        if i > 0 {
+            path.extend(utf8_percent_encode("''", set));
+        }
+        path.extend(utf8_percent_encode(piece, set));
+    }
 }
 
 /// An entity's path as the service writes it in `Location` and `DataServiceId`: like
@@ -75,6 +101,16 @@ fn entity_path_encoded(
 /// `t(PartitionKey='a''''b',RowKey='r')`).
 pub fn entity_link(table: &str, partition_key: &str, row_key: &str) -> String {
     entity_path_encoded(table, partition_key, row_key, LINK)
+}
+
+/// An entity's absolute URL as the service writes it in `Location` and `DataServiceId`: `base`
+/// (the account's URL) followed by its [`entity_link`].
+pub fn entity_url(base: &str, table: &str, partition_key: &str, row_key: &str) -> String {
+    let mut url =
+        String::with_capacity(base.len() + table.len() + partition_key.len() + row_key.len() + 32);
+    url.push_str(base);
+    push_entity_path(&mut url, table, partition_key, row_key, LINK);
+    url
 }
 
 /// The opaque form of a continuation value the service writes (`1!<length>!<base64>`), so
@@ -972,6 +1008,19 @@ mod tests {
             "/t1(PartitionKey='O%27%27Brien%20%C3%A9',RowKey='a%2Fb%3F%23%25%2B%26')"
         );
         assert_eq!(entity_path("t", "", ""), "/t(PartitionKey='',RowKey='')");
+    }
+
+    #[test]
+    fn links_keep_quotes_as_quotes() {
+        // As the service writes `Location`: quotes doubled, then left unencoded.
+        assert_eq!(
+            entity_link("t1", "a''b", "'é /"),
+            "/t1(PartitionKey='a''''b',RowKey='''%C3%A9%20%2F')"
+        );
+        assert_eq!(
+            entity_url("http://h/acct", "t1", "O'Brien", ""),
+            "http://h/acct/t1(PartitionKey='O''Brien',RowKey='')"
+        );
     }
 
     #[test]
