@@ -1,7 +1,7 @@
 //! Entity group transactions: up to 100 operations on one partition of one table, applied all
 //! together or not at all.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 use crate::entity::{Entity, IfMatch};
 use crate::error::{ErrorCode, StoreError};
@@ -162,7 +162,8 @@ pub fn validate(ops: &[BatchOperation], limits: &Limits) -> Result<(), StoreErro
         .at_index(limits.max_batch_operations.saturating_sub(1)));
     }
     let partition = ops[0].keys().0;
-    let mut seen = HashSet::new();
+    let mut seen = FxHashSet::default();
+    seen.reserve(ops.len());
     for (index, op) in ops.iter().enumerate() {
         let (pk, rk) = op.keys();
         if pk != partition {

@@ -224,7 +224,7 @@ fn value_size(value: &Value) -> usize {
 /// system property's name, at most `max_property_name_len` characters counted in UTF-16 units
 /// (as the service counts them: a character outside the BMP counts twice).
 pub fn validate_property_name(name: &str, limits: &Limits) -> Result<(), StoreError> {
-    let len = name.encode_utf16().count();
+    let len = utf16_len(name);
     if len > limits.max_property_name_len {
         return Err(StoreError::new(
             ErrorCode::PropertyNameTooLong,
@@ -235,10 +235,18 @@ pub fn validate_property_name(name: &str, limits: &Limits) -> Result<(), StoreEr
             ),
         ));
     }
-    let mut chars = name.chars();
-    let valid_start = chars.next().is_some_and(|c| c.is_alphabetic() || c == '_');
-    let valid_rest = chars.all(|c| c.is_alphanumeric() || c == '_');
-    if !valid_start || !valid_rest {
+    let identifier = if name.is_ascii() {
+        let mut bytes = name.bytes();
+        bytes
+            .next()
+            .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+            && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    } else {
+        let mut chars = name.chars();
+        chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+            && chars.all(|c| c.is_alphanumeric() || c == '_')
+    };
+    if !identifier {
         return Err(StoreError::new(
             ErrorCode::PropertyNameInvalid,
             format!("property name `{name}` is not an identifier"),

@@ -78,8 +78,12 @@ fn utf16_order_of_chars(a: u32, b: u32) -> Ordering {
 
 /// The number of UTF-16 code units in `s`, the unit the service measures keys and strings in.
 pub fn utf16_len(s: &str) -> usize {
-    // A char of 4 UTF-8 bytes is 2 UTF-16 units; every other char is 1.
-    s.chars().map(char::len_utf16).sum()
+    // A char of 4 UTF-8 bytes is 2 UTF-16 units; every other char is 1. Counted on the bytes:
+    // each byte that is not a continuation byte starts a char, and a lead byte of 0xF0 or more
+    // starts a 4-byte one.
+    s.bytes()
+        .map(|b| usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0))
+        .sum()
 }
 
 /// Whether the service refuses `c` in a PartitionKey or RowKey: `/ \ # ?`, U+0000–U+001F and
@@ -110,9 +114,13 @@ impl KeyKind {
 /// Checks a key value: no forbidden character (`InvalidInput`) and at most `max_utf16` UTF-16
 /// code units (`KeyValueTooLarge`).
 pub fn validate_key(kind: KeyKind, value: &str, max_utf16: usize) -> Result<(), StoreError> {
-    if let Some((pos, c)) = value
-        .char_indices()
-        .find(|&(_, c)| is_forbidden_key_char(c))
+    // Every forbidden character has a byte of its own in UTF-8 (U+0080..U+009F starts with
+    // 0xC2): a key without any of them is looked at no further.
+    let suspect = |b: &u8| *b < 0x20 || matches!(*b, b'/' | b'\\' | b'#' | b'?' | 0x7F | 0xC2);
+    if value.as_bytes().iter().any(suspect)
+        && let Some((pos, c)) = value
+            .char_indices()
+            .find(|&(_, c)| is_forbidden_key_char(c))
     {
         return Err(StoreError::new(
             ErrorCode::InvalidInput,
@@ -239,6 +247,24 @@ mod tests {
         for good in ["", "a b", "%", "'", "+&", "é", "😀", "\u{A0}"] {
             assert!(validate_key(KeyKind::RowKey, good, 512).is_ok(), "{good:?}");
         }
+    }
+
+    #[test]
+    fn utf16_length_is_counted_on_bytes() {
+        for s in [
+            "",
+            "abc",
+            "é",
+            "\u{80}\u{7FF}\u{800}",
+            "\u{FFFF}",
+            "😀",
+            "a😀é\u{10FFFF}z",
+        ] {
+            assert_eq!(utf16_len(s), s.encode_utf16().count(), "{s:?}");
+        }
+        // A forbidden character after characters whose UTF-8 shares its lead byte.
+        assert!(validate_key(KeyKind::RowKey, "\u{A0}\u{80}", 512).is_err());
+        assert!(validate_key(KeyKind::RowKey, "\u{A0}\u{BF}", 512).is_ok());
     }
 
     #[test]
