@@ -221,3 +221,38 @@ fn a_time_only_row_key_is_graded_by_the_writes_in_view() {
     );
     assert_eq!(tk017(""), [Severity::Note]);
 }
+
+/// TK018 on keys of names: names alone are a warning, names and an integer counter a note (the
+/// counter may count only one person's rows), names and anything else (an id) nothing.
+#[test]
+fn a_name_key_with_a_counter_is_a_note() {
+    use table_lint::diagnostic::Severity;
+    use table_lint::source::SourceFile;
+    let tk018 = |row_key: &str| {
+        let text = format!(
+            "#[derive(TableEntity)]\n#[table(name = \"Sandboxes\", partition_key = \"{{team}}\", row_key = \"{row_key}\")]\n\
+             struct Sandbox {{ team: String, first_name: String, last_name: String, number: u32, phone_number: String, user_id: String }}\n"
+        );
+        let report = table_lint::lint::lint_sources(
+            vec![SourceFile {
+                path: "sandboxes.rs".into(),
+                text,
+            }],
+            &Config::default(),
+        );
+        report
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == "TK018")
+            .map(|d| d.severity)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(tk018("{first_name}-{last_name}"), [Severity::Warning]);
+    assert_eq!(
+        tk018("{first_name}-{last_name}-{number:unpadded}"),
+        [Severity::Note]
+    );
+    // A text field named like a number is no counter, and an id tells people apart.
+    assert_eq!(tk018("{first_name}-{last_name}-{phone_number}"), []);
+    assert_eq!(tk018("{last_name}-{user_id}"), []);
+}

@@ -1,5 +1,7 @@
 //! TK018 `personal-name-key`: a RowKey made only of people's names.
 
+use table_derive_internals::Design;
+
 use super::keys::{self, KeyRole};
 use super::{Check, EntityContext, Finding, Level, Rule};
 
@@ -27,6 +29,13 @@ const PEOPLE: [&str; 12] = [
     "people", "staff", "client",
 ];
 
+/// The words that end the name of a counter: a number that tells one person's rows apart
+/// (their first and second sandbox), which need not tell one person from another.
+const COUNTER_WORDS: [&str; 12] = [
+    "number", "num", "no", "count", "counter", "index", "idx", "n", "seq", "sequence", "ordinal",
+    "attempt",
+];
+
 /// The rule.
 pub static RULE: Rule = Rule {
     code: "TK018",
@@ -42,6 +51,11 @@ name: a field named `first_name`, `last_name`, `surname`, `given_name`, `family_
 `"{last_name}_{employee_id:06}"` is not, and neither is a struct with a field that lists ids
 (`employee_ids`, `…_list`): keyed by a name on purpose, like the guides' index entities that
 hold the ids of everyone with that name.
+
+A key of names and an integer counter (`"{first_name}-{last_name}-{number}"`, a field whose
+name ends in `number`, `count`, `index`, `seq`, …) is a note: the counter keeps one person's
+rows apart, but unless it counts across everyone, two people of one name still meet at the
+same number.
 
 ## Why it is bad
 Two people share a name more often than a design expects, and in one partition they then have
@@ -79,8 +93,10 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
         .into_iter()
         .filter(|k| k.role == KeyRole::Row)
     {
-        let fields: Vec<&str> = k.key.template.placeholders().map(|(f, _)| f).collect();
-        if fields.is_empty() || !fields.iter().all(|f| is_name(f)) {
+        let placeholders: Vec<&str> = k.key.template.placeholders().map(|(f, _)| f).collect();
+        let (fields, others): (Vec<&str>, Vec<&str>) =
+            placeholders.iter().partition(|f| is_name(f));
+        if fields.is_empty() || !others.iter().all(|f| is_counter(design, f)) {
             continue;
         }
         // An index entity that lists the ids of everyone with the name is keyed by the name on
@@ -109,15 +125,55 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
                 format!("`{names}_` and that id"),
             ),
         };
-        out.push(Finding::new(
-            k.key.span,
-            format!(
-                "{} `{}` is made only of names ({}): two people with the same name get one key, and a changed name means a new key",
-                k.label,
-                k.key.template.text,
-                fields.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
-            ),
-            format!("end the key with {id} so it is unique, and keep the name as a property or in an index copy keyed {index_key}"),
-        ));
+        let listed = |fields: &[&str]| {
+            fields
+                .iter()
+                .map(|f| format!("`{f}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let help = format!(
+            "end the key with {id} so it is unique, and keep the name as a property or in an index copy keyed {index_key}"
+        );
+        if others.is_empty() {
+            out.push(Finding::new(
+                k.key.span,
+                format!(
+                    "{} `{}` is made only of names ({}): two people with the same name get one key, and a changed name means a new key",
+                    k.label,
+                    k.key.template.text,
+                    listed(&fields)
+                ),
+                help,
+            ));
+        } else {
+            out.push(
+                Finding::new(
+                    k.key.span,
+                    format!(
+                        "{} `{}` is made of names ({}) and a counter ({}): a risk to note, unless the counter counts across everyone, two people with the same name reach the same number and get one key; a changed name still means a new key",
+                        k.label,
+                        k.key.template.text,
+                        listed(&fields),
+                        listed(&others)
+                    ),
+                    help,
+                )
+                .as_note(),
+            );
+        }
     }
+}
+
+/// Whether `field` is an integer whose name says it counts (`number`, `sandbox_count`).
+fn is_counter(design: &Design, field: &str) -> bool {
+    let integer = design
+        .fields
+        .iter()
+        .find(|f| f.ident == field)
+        .is_some_and(|f| f.kind.integer_width().is_some());
+    integer
+        && super::name_words(field)
+            .last()
+            .is_some_and(|w| COUNTER_WORDS.contains(&w.as_str()))
 }
