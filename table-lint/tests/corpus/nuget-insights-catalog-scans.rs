@@ -51,9 +51,8 @@ struct CatalogIndexScan {
 #[table(rename_all = "PascalCase")]
 struct CatalogPageScan {
     scan_id: String,
-    /// The page's rank in the catalog index.
-    #[table(max = 9_999_999_999)]
-    rank: u64,
+    /// The page's rank in the catalog index (a non-negative int in the original).
+    rank: u32,
     storage_suffix: String,
     created: OffsetDateTime,
     state: String,
@@ -73,9 +72,8 @@ struct CatalogLeafScan {
     scan_id: String,
     /// `P` and the page's ten-digit rank.
     page_id: String,
-    /// The leaf's rank within the page.
-    #[table(max = 9_999_999_999)]
-    rank: u64,
+    /// The leaf's rank within the page (a non-negative int in the original).
+    rank: u32,
     storage_suffix: String,
     created: OffsetDateTime,
     driver_type: String,
