@@ -158,7 +158,7 @@ impl DesignSummary {
 }
 
 /// The name [`DesignSummary::rows`] gives the entity's own row.
-const ENTITY_ROW: &str = "the entity";
+pub const ENTITY_ROW: &str = "the entity";
 
 impl DesignSummary {
     /// Whether two structs are one entity type seen twice: the same `entity_type`, and the same

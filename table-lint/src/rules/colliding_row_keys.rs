@@ -4,7 +4,7 @@ use table_derive_internals::overlap::{Values, describe};
 
 use super::{Check, Finding, Level, Rule};
 use crate::config::RuleOptions;
-use crate::lint::{DesignSummary, Overlap};
+use crate::lint::{DesignSummary, ENTITY_ROW, Overlap};
 
 /// The rule.
 pub static RULE: Rule = Rule {
@@ -33,7 +33,10 @@ meet numbers (two free-text RowKeys, two ids of one width), any data collides: t
 finding at the rule's level. When the keys only meet if a text field is written like the other
 row's number, GUID or date (a last name `000152` beside `{employee_id:06}`), or spells a literal
 word of the other template (a user id `user` beside a `user` RowKey), the collision depends on
-values the data may never hold: it is reported as a note, with the values it takes.
+values the data may never hold: it is reported as a note, with the values it takes. So is a
+collision of two types each keyed by its own GUID (`{id}` of a `Uuid`, `{order_id}` on
+`Order`): it takes one GUID generated for two entities. A GUID both types hold as data (an
+`order_id` on an order's payment) is ordinary data, and a finding at the rule's level.
 
 ## Why it is bad
 PartitionKey and RowKey together are the identity of an entity. When two keys of different
@@ -102,7 +105,12 @@ fn check(
             continue;
         };
         let ((a_row, a_pk, a_rk), (b_row, b_pk, b_rk)) = (&a.rows[ra], &b.rows[rb]);
+        // Both entities keyed by their own GUIDs meet only on a GUID made twice.
+        let own_ids = a_row == ENTITY_ROW && b_row == ENTITY_ROW && own_guids(a, b);
         let values = match overlap.values {
+            Values::Ordinary if own_ids => {
+                "; only if one GUID is given to both, which ids generated for each entity never are"
+            }
             Values::Ordinary => "",
             Values::Plain => {
                 "; ordinary values never meet here: it takes text written like the other row's number, GUID or date, which the data may rule out"
@@ -141,15 +149,69 @@ fn check(
                 b_rk.template
             ),
         );
-        // Only a collision ordinary data makes is a defect; one that needs unusual values is a
-        // risk to note.
+        // Only a collision ordinary data makes is a defect; one that needs unusual values, or
+        // one GUID generated for two entities of different types, is a risk to note.
         out.push((
             j,
-            if overlap.values == Values::Ordinary {
+            if overlap.values == Values::Ordinary && !own_ids {
                 finding
             } else {
                 finding.as_note()
             },
         ));
+    }
+}
+
+/// Whether both designs' RowKeys are each made only of the entity's own GUID (`{id}` of a
+/// `Uuid`, `{order_id}` on `Order`): their rows meet only when one GUID is generated for two
+/// entities, which ids made for each entity never are. An id of something else they share (an
+/// `order_id` on an order's payment) is ordinary data that both types write.
+fn own_guids(a: &DesignSummary, b: &DesignSummary) -> bool {
+    let own = |d: &DesignSummary| {
+        !d.row_fields.is_empty()
+            && d.row_fields.iter().all(|field| {
+                d.fields.iter().any(|f| {
+                    &f.field == field && f.kind == table_derive_internals::ast::TypeKind::Uuid
+                }) && super::unique_partition_key::named_own_identity(d, field)
+            })
+    };
+    own(a) && own(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::Severity;
+
+    fn tk011(a: &str, b: &str) -> Vec<(Severity, String)> {
+        let text = format!(
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "Sagas", partition_key = "Saga", row_key = "{{{a}}}")]
+            struct OrderSaga {{ {a}: uuid::Uuid, order_id: uuid::Uuid }}
+            #[derive(TableEntity)]
+            #[table(name = "Sagas", partition_key = "Saga", row_key = "{{{b}}}")]
+            struct PaymentSaga {{ {b}: uuid::Uuid, order_id: uuid::Uuid }}
+            "#
+        );
+        super::super::findings_of("TK011", &text)
+            .into_iter()
+            .map(|d| (d.severity, d.message))
+            .collect()
+    }
+
+    /// Two types keyed by their own GUIDs meet only on one GUID made for both: a note. A GUID
+    /// both hold as data (the order's) is ordinary data they both write: the rule's level.
+    #[test]
+    fn own_guids_meet_only_by_chance() {
+        let own = tk011("id", "payment_saga_id");
+        assert_eq!(own.len(), 1, "{own:?}");
+        assert_eq!(own[0].0, Severity::Note);
+        assert!(
+            own[0].1.contains("only if one GUID is given to both"),
+            "{own:?}"
+        );
+        let shared = tk011("order_id", "order_id");
+        assert_eq!(shared.len(), 1, "{shared:?}");
+        assert_eq!(shared[0].0, Severity::Error);
     }
 }

@@ -24,10 +24,15 @@ about `partition_writes_per_second` entities a second, can't take `peak_writes_p
 
 A field whose type does not bound it (a `String`) but whose name says it holds one of a short
 list (`channel`, `scheme`, `status`, `level`, `severity`, `priority`, `tier`, `plan`, `stage`,
-`phase`, `mode`, `kind`, `environment`, past a trailing `_id`, `_name`, `_code` or `_key`) is
+`phase`, `mode`, `kind`, `type`, `environment`, past a trailing `_id`, `_name`, `_code` or
+`_key`) is
 reported as a note when the PartitionKey is made only of such fields: how many values it takes
 is a fact of the data the code does not show. Index copies' PartitionKeys are judged the same
 way: a copy partitioned by a few-valued field is as hot as an entity would be.
+
+A table of one row per value is not flagged: when the RowKey holds no field the PartitionKey
+doesn't (`partition_key = "{standard}", row_key = "{standard}"`, or a literal RowKey), the few
+values are the whole table, a lookup table rather than one growing into a few partitions.
 
 ## Why it is bad
 Each partition is served by one server and has a throughput target of its own (about 2,000
@@ -114,6 +119,7 @@ const FEW_VALUED_WORDS: &[&str] = &[
     "gender",
     "environment",
     "env",
+    "type",
 ];
 
 /// The few-valued word a field's name ends with, past a trailing `id`, `name`, `code` or `key`
@@ -167,6 +173,18 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
             }
         }
         if !judged || fields.is_empty() {
+            continue;
+        }
+        // One row per value: the few values are the whole table (a lookup table).
+        let row_key = keys::all(design)
+            .into_iter()
+            .find(|r| r.role == KeyRole::Row && r.index == k.index);
+        if row_key.is_some_and(|r| {
+            r.key
+                .template
+                .placeholders()
+                .all(|(field, _)| fields.contains(&field))
+        }) {
             continue;
         }
         let keep = fields
@@ -228,6 +246,36 @@ mod tests {
             .into_iter()
             .map(|d| (d.message, d.severity == crate::diagnostic::Severity::Note))
             .collect()
+    }
+
+    /// One row per value of a few-valued PartitionKey is a lookup table, not flagged; a
+    /// `String` named as a type is noted, as the other few-valued names are.
+    #[test]
+    fn lookup_tables_pass_and_types_are_noted() {
+        let lookup = found(
+            r#"
+            enum Standard { S63, S57, S100 }
+            #[derive(TableEntity)]
+            #[table(name = "Settings", partition_key = "{standard}", row_key = "{standard}")]
+            struct Setting { standard: Standard, json: String }
+            #[derive(TableEntity)]
+            #[table(name = "Stamps", partition_key = "{standard}", row_key = "latest")]
+            struct Stamp { standard: Standard, at: String }
+            "#,
+        );
+        assert_eq!(lookup, []);
+        let typed = found(
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "Map", partition_key = "url:{doc_type}", row_key = "{url}")]
+            struct UrlMap { doc_type: String, url: String }
+            "#,
+        );
+        assert_eq!(typed.len(), 1, "{typed:?}");
+        assert!(
+            typed[0].1 && typed[0].0.contains("`doc_type` names a type"),
+            "{typed:?}"
+        );
     }
 
     /// An enum of three variants caps the table at three partitions: a warning.
