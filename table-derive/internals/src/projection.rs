@@ -19,25 +19,26 @@ fn rt() -> TokenStream {
     quote!(::table_runtime::__private)
 }
 
-/// Whether a struct declares `#[table(projection_of = "…")]`.
+/// Whether a struct declares `#[table(projection_of = "…")]`: an item of a `table` attribute
+/// that starts with the word `projection_of`. Read from the attribute's tokens, without parsing
+/// the other items' values (this runs on every design the linter reads); an attribute that is
+/// malformed otherwise is reported by whichever reader then reads it.
 pub fn is_projection(input: &syn::DeriveInput) -> bool {
     input.attrs.iter().any(|a| {
-        a.path().is_ident("table")
-            && a.parse_nested_meta(|m| {
-                if m.path.is_ident("projection_of") {
-                    Err(m.error("found"))
-                } else {
-                    // Skip whatever the attribute holds.
-                    if m.input.peek(syn::Token![=]) {
-                        let _: syn::Expr = m.value()?.parse()?;
-                    } else if m.input.peek(syn::token::Paren) {
-                        let _content;
-                        syn::parenthesized!(_content in m.input);
-                    }
-                    Ok(())
-                }
-            })
-            .is_err_and(|e| e.to_string() == "found")
+        let syn::Meta::List(list) = &a.meta else {
+            return false;
+        };
+        if !list.path.is_ident("table") {
+            return false;
+        }
+        // An item starts the list or follows a comma; groups (`index(…)`) are one token each.
+        let mut item_start = true;
+        list.tokens.clone().into_iter().any(|token| {
+            let found = item_start
+                && matches!(&token, proc_macro2::TokenTree::Ident(i) if i == "projection_of");
+            item_start = matches!(&token, proc_macro2::TokenTree::Punct(p) if p.as_char() == ',');
+            found
+        })
     })
 }
 
@@ -233,4 +234,32 @@ pub fn in_index_keys(design: &Design, index: &Index, field: &Field) -> bool {
     crate::expand::placeholder_fields(design, &[pk, &index.row_key])
         .iter()
         .any(|f| f.ident == field.ident)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_projection;
+
+    fn declared(attrs: &str) -> bool {
+        let input: syn::DeriveInput =
+            syn::parse_str(&format!("{attrs} struct S {{ a: u32 }}")).unwrap();
+        is_projection(&input)
+    }
+
+    #[test]
+    fn only_an_item_named_projection_of_declares_one() {
+        assert!(declared(r#"#[table(projection_of = "Employee")]"#));
+        assert!(declared(
+            r#"#[table(name = "T", projection_of = "Employee")]"#
+        ));
+        assert!(declared(
+            r#"#[table(name = "T")] #[table(projection_of = "E")]"#
+        ));
+        assert!(!declared(r#"#[table(name = "projection_of")]"#));
+        assert!(!declared("#[table(name = projection_of)]"));
+        assert!(!declared(r#"#[table(index(projection_of = "x"))]"#));
+        assert!(!declared(r#"#[serde(projection_of = "x")]"#));
+        assert!(!declared("#[table]"));
+        assert!(!declared(""));
+    }
 }
