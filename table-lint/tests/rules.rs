@@ -187,25 +187,14 @@ fn collisions_are_graded_by_the_values_they_take() {
 #[test]
 fn a_time_only_row_key_is_graded_by_the_writes_in_view() {
     use table_lint::diagnostic::Severity;
-    use table_lint::source::SourceFile;
     let tk017 = |code: &str| {
-        let text = format!(
-            "#[derive(TableEntity)]\n#[table(name = \"Readings\", partition_key = \"{{device_id}}\", row_key = \"{{at:inverted_ticks}}\")]\n\
-             struct Reading {{ device_id: String, at: time::OffsetDateTime, celsius: f64 }}\n{code}\n"
-        );
-        let report = table_lint::lint::lint_sources(
-            vec![SourceFile {
-                path: "readings.rs".into(),
-                text,
-            }],
-            &Config::default(),
-        );
-        report
-            .diagnostics
-            .iter()
-            .filter(|d| d.code == "TK017")
-            .map(|d| d.severity)
-            .collect::<Vec<_>>()
+        severities(
+            "TK017",
+            format!(
+                "#[derive(TableEntity)]\n#[table(name = \"Readings\", partition_key = \"{{device_id}}\", row_key = \"{{at:inverted_ticks}}\")]\n\
+                 struct Reading {{ device_id: String, at: time::OffsetDateTime, celsius: f64 }}\n{code}\n"
+            ),
+        )
     };
     assert_eq!(
         tk017("async fn f(t: &T, r: &Reading) { t.insert(r).await; }"),
@@ -227,25 +216,14 @@ fn a_time_only_row_key_is_graded_by_the_writes_in_view() {
 #[test]
 fn a_name_key_with_a_counter_is_a_note() {
     use table_lint::diagnostic::Severity;
-    use table_lint::source::SourceFile;
     let tk018 = |row_key: &str| {
-        let text = format!(
-            "#[derive(TableEntity)]\n#[table(name = \"Sandboxes\", partition_key = \"{{team}}\", row_key = \"{row_key}\")]\n\
-             struct Sandbox {{ team: String, first_name: String, last_name: String, number: u32, phone_number: String, user_id: String }}\n"
-        );
-        let report = table_lint::lint::lint_sources(
-            vec![SourceFile {
-                path: "sandboxes.rs".into(),
-                text,
-            }],
-            &Config::default(),
-        );
-        report
-            .diagnostics
-            .iter()
-            .filter(|d| d.code == "TK018")
-            .map(|d| d.severity)
-            .collect::<Vec<_>>()
+        severities(
+            "TK018",
+            format!(
+                "#[derive(TableEntity)]\n#[table(name = \"Sandboxes\", partition_key = \"{{team}}\", row_key = \"{row_key}\")]\n\
+                 struct Sandbox {{ team: String, first_name: String, last_name: String, number: u32, phone_number: String, user_id: String }}\n"
+            ),
+        )
     };
     assert_eq!(tk018("{first_name}-{last_name}"), [Severity::Warning]);
     assert_eq!(
@@ -255,4 +233,21 @@ fn a_name_key_with_a_counter_is_a_note() {
     // A text field named like a number is no counter, and an id tells people apart.
     assert_eq!(tk018("{first_name}-{last_name}-{phone_number}"), []);
     assert_eq!(tk018("{last_name}-{user_id}"), []);
+}
+
+/// The severities of one rule's findings on one file's text.
+fn severities(code: &str, text: String) -> Vec<table_lint::diagnostic::Severity> {
+    let report = table_lint::lint::lint_sources(
+        vec![table_lint::source::SourceFile {
+            path: "s.rs".into(),
+            text,
+        }],
+        &Config::default(),
+    );
+    report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == code)
+        .map(|d| d.severity)
+        .collect()
 }
