@@ -96,10 +96,11 @@ async fn delete_expired_audit<B: Backend>(backend: &B, cutoff_bound: &str) {
     }
 }
 
-/// DeleteAuditLogsOlderThanAsync, pass 2: legacy bare-GUID rows by their system Timestamp.
+/// DeleteAuditLogsOlderThanAsync, pass 2: legacy bare-GUID rows by their system Timestamp
+/// (`cutoff` is the whole `yyyy-MM-ddTHH:mm:ssZ` literal the code formats).
 async fn delete_expired_legacy_audit<B: Backend>(backend: &B, cutoff: &str) {
     let expired = Query::filter(&format!(
-        "RowKey ge '0' and Timestamp lt datetime'{}Z'",
+        "RowKey ge '0' and Timestamp lt datetime'{}'",
         cutoff
     ))
     .unwrap();

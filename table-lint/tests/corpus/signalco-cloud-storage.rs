@@ -58,7 +58,10 @@ struct ContactHistoryItem {
     entity_id: String,
     channel_name: String,
     contact_name: String,
-    /// The state's time: the payload's TimeStamp, or `DateTime.UtcNow` when it has none.
+    /// The state's time: the payload's TimeStamp, or `DateTime.UtcNow` when it has none. The
+    /// original keeps it only in the RowKey; the property name here avoids the system
+    /// `Timestamp`.
+    #[table(rename = "ItemTimestamp")]
     timestamp: OffsetDateTime,
     value_serialized: Option<String>,
 }
