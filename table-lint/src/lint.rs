@@ -525,6 +525,8 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
     let facts = rules::FileFacts {
         enums: scan.enums.clone(),
         inserts: scan.inserts,
+        inserted: scan.inserted.clone(),
+        inserts_untyped: scan.inserts_untyped,
         writes: scan.writes,
         reads: scan
             .filters

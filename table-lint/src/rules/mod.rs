@@ -145,6 +145,10 @@ pub struct FileFacts {
     pub enums: Vec<(String, usize)>,
     /// Whether the file inserts entities.
     pub inserts: bool,
+    /// The designs the file inserts through their typed tables.
+    pub inserted: Vec<String>,
+    /// Whether the file inserts through something whose design it can't tell.
+    pub inserts_untyped: bool,
     /// Whether the file writes entities in any way (inserts, upserts, updates, batches).
     pub writes: bool,
     /// The queries of the file, with the tables the code around them names.
@@ -162,8 +166,8 @@ pub struct Read {
     pub tables: Vec<crate::scan::TableHint>,
     /// Whether the code limits it to its first rows (`.top(n)`).
     pub limited: bool,
-    /// Whether what it returns depends on the keys' order ([`depends_on_order`]).
-    pub ordered: bool,
+    /// Which keys' order what it returns depends on ([`depends_on_order`]).
+    pub ordered: Order,
     /// When the code names no table and the file declares several designs: the one design
     /// that stores every property the filter tests besides the keys, if only one does.
     pub owner: Option<String>,
@@ -186,18 +190,34 @@ impl Read {
     }
 }
 
-/// Whether what a read returns depends on the order of the keys: it takes the first rows
-/// (`limited`), or its filter (`text`, parsed as `parsed`) ranges over a key, anything but one
-/// value or every value. A filter that does not parse is taken to depend on it.
-pub fn depends_on_order(limited: bool, text: &str, parsed: Option<&Filter>) -> bool {
+/// Which keys' order what a read returns depends on ([`depends_on_order`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Order {
+    /// The PartitionKeys': the read ranges over them, or takes its first rows.
+    pub partitions: bool,
+    /// The RowKeys': the read ranges over them, or takes its first rows. A read of whole
+    /// partitions (one, or a range of them) returns each partition's every row, whatever their
+    /// order.
+    pub rows: bool,
+}
+
+/// Which keys' order what a read returns depends on: both when it takes the first rows
+/// (`limited`), otherwise each key its filter (`text`, parsed as `parsed`) ranges over,
+/// anything but one value or every value. A filter that does not parse is taken to depend on
+/// both.
+pub fn depends_on_order(limited: bool, text: &str, parsed: Option<&Filter>) -> Order {
+    let both = Order {
+        partitions: true,
+        rows: true,
+    };
     if limited {
-        return true;
+        return both;
     }
     if text.is_empty() {
-        return false;
+        return Order::default();
     }
     let Some(filter) = parsed else {
-        return true;
+        return both;
     };
     let plan = filter.plan();
     let ranged = |r: &table_runtime::query::KeyRange| {
@@ -206,7 +226,10 @@ pub fn depends_on_order(limited: bool, text: &str, parsed: Option<&Filter>) -> b
         let open = r.lower == std::ops::Bound::Unbounded && r.upper == std::ops::Bound::Unbounded;
         !point && !open
     };
-    ranged(&plan.partitions) || ranged(&plan.rows)
+    Order {
+        partitions: ranged(&plan.partitions),
+        rows: ranged(&plan.rows),
+    }
 }
 
 /// What a filter rule sees.

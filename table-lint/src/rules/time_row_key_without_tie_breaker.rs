@@ -28,7 +28,9 @@ Ticks are 100 ns, but clocks are coarser (often 1 to 15 ms), and two processes, 
 retries write in the same tick more often than it seems. Two entities of one partition with the
 same instant have the same key: an insert fails with 409 `EntityAlreadyExists`, and an upsert
 silently keeps one of the two. The rule looks at designs whose file inserts entities (calls
-something named `insert…`, `add_entity` or `create_entity`); at log records whatever the write,
+something named `insert…`, `add_entity` or `create_entity`; through a `Table<_, T>` the insert
+counts for `T` alone, through anything else for every design of the file); at log records
+whatever the write,
 since each record is its own: a struct or table name with `Log`, `Event`, `Audit` or `Trace`, or
 the fields of a log record (a message with a level, a logger, an exception...), as TK014
 recognises them; and, in a file that writes only by upserts, updates, merges or batches, at
@@ -107,7 +109,11 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
     let design = ctx.design;
     // Two log records are never one, whatever the write.
     let log_record = log_data_partition::log_record(design);
-    let path = if ctx.file.inserts {
+    // An insert counts for the design of the typed table it goes through, or for every design
+    // of the file when its receiver's type is not known.
+    let inserted =
+        ctx.file.inserts_untyped || ctx.file.inserted.iter().any(|d| design.ident == d.as_str());
+    let path = if inserted {
         Path::Insert
     } else if ctx.file.writes {
         Path::Upsert
@@ -304,6 +310,38 @@ mod tests {
             "#,
         );
         assert!(observed.is_empty(), "{observed:?}");
+    }
+
+    /// An insert through a `Table<_, Index>` is an insert of `Index` only: a neighbour written
+    /// by upserts alone is judged on that path. An insert through an untyped receiver still
+    /// counts for every design of the file.
+    #[test]
+    fn an_insert_counts_for_the_design_of_its_table() {
+        let designs = r#"
+            #[derive(TableEntity)]
+            #[table(name = "Cycles", partition_key = "{machine}", row_key = "{cycle_start:iso}")]
+            struct Cycle { machine: String, cycle_start: OffsetDateTime, speed: f64 }
+            #[derive(TableEntity)]
+            #[table(name = "Cycles", partition_key = "_INDEX_", row_key = "{machine}")]
+            struct CycleIndex { machine: String, last: String }
+            async fn write<B: Backend>(cycles: &Table<'_, B, Cycle>, c: &Cycle) {
+                let _ = cycles.upsert(c).await;
+            }
+        "#;
+        let typed = found(&format!(
+            "{designs}
+            async fn first<B: Backend>(index: &Table<'_, B, CycleIndex>, w: &CycleIndex) {{
+                let _ = index.insert(w).await;
+            }}"
+        ));
+        assert!(typed.is_empty(), "{typed:?}");
+        let untyped = found(&format!(
+            "{designs}
+            async fn first(index: &Store, w: &CycleIndex) {{
+                let _ = index.insert(w).await;
+            }}"
+        ));
+        assert_eq!(untyped.len(), 1, "{untyped:?}");
     }
 
     /// A RowKey that repeats the PartitionKey's field before the instant is the instant alone

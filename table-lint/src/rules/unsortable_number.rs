@@ -22,9 +22,10 @@ writes), in any key of a design: a warning. An unsigned field whose declared `ma
 digit (at most 9) is not flagged, since its keys sort as numbers. An unpadded number that is a
 RowKey's last part, after fields that vary within the partition (`{day}_{batch_at}_{i:unpadded}`),
 is a note: it orders only rows that share everything before it. Where the file shows the
-design's queries and none of them depends on the keys' order (each reads one key, or whole
-partitions: no `.top(n)`, no range over a key), it is a note: nothing reads the keys in order
-yet.
+design's queries and none of them depends on the order of the key that holds the number (each
+reads one key, or whole partitions: no `.top(n)`, no range over that key; a range of
+PartitionKeys reads whole partitions, whatever their RowKeys' order), it is a note: nothing
+reads that key in order yet.
 
 An integer placeholder with an explicit width, `{n:06}` or `{n:6}`, when:
 
@@ -131,16 +132,21 @@ fn unpadded(name: &str, field: &Field, label: &str) -> Option<(String, String)> 
 
 fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
     let design = ctx.design;
-    // The file shows how the table is read, and no read depends on the keys' order (each
-    // reads one key, or whole partitions): unpadded numbers are a risk for later, a note.
+    // The file shows how the table is read, and no read depends on the order of the key that
+    // holds the number (each reads one key, or whole partitions): unpadded numbers are a risk
+    // for later, a note.
     let reads: Vec<_> = ctx
         .file
         .reads
         .iter()
         .filter(|r| r.reads(design, ctx.file))
         .collect();
-    let order_free = !reads.is_empty() && reads.iter().all(|r| !r.ordered);
     for k in keys::all(design) {
+        let order_free = !reads.is_empty()
+            && reads.iter().all(|r| match k.role {
+                KeyRole::Partition => !r.ordered.partitions,
+                KeyRole::Row => !r.ordered.rows,
+            });
         for (i, part) in k.key.template.parts.iter().enumerate() {
             if let Part::Placeholder {
                 field,
@@ -329,6 +335,35 @@ mod tests {
             [
                 crate::diagnostic::Severity::Warning,
                 crate::diagnostic::Severity::Note
+            ],
+            "{found:?}"
+        );
+    }
+
+    /// A range of PartitionKeys reads whole partitions: it leaves an unpadded RowKey number a
+    /// note, and an unpadded PartitionKey number a warning.
+    #[test]
+    fn a_partition_range_orders_partitions_only() {
+        let text = r#"
+            #[derive(TableEntity)]
+            #[table(name = "Builds", partition_key = "{day:04}", row_key = "{build:unpadded}_{job}")]
+            struct Build { #[table(max = 9999)] day: u16, build: u32, job: String }
+            #[derive(TableEntity)]
+            #[table(name = "Runs", partition_key = "{run:unpadded}", row_key = "{job}")]
+            struct Run { run: u32, job: String }
+            async fn recent<B: Backend>(builds: &Table<'_, B, Build>) {
+                let _ = builds.query_all(&Query::filter("PartitionKey ge '0100'").unwrap()).await;
+            }
+            async fn later<B: Backend>(runs: &Table<'_, B, Run>) {
+                let _ = runs.query_all(&Query::filter("PartitionKey ge '100'").unwrap()).await;
+            }
+        "#;
+        let found = crate::rules::findings_of("TK005", text);
+        assert_eq!(
+            found.iter().map(|d| d.severity).collect::<Vec<_>>(),
+            [
+                crate::diagnostic::Severity::Note,
+                crate::diagnostic::Severity::Warning
             ],
             "{found:?}"
         );

@@ -87,6 +87,12 @@ pub struct Scan {
     /// Whether the file inserts entities (calls something named `insert…`, `add_entity` or
     /// `create_entity`).
     pub inserts: bool,
+    /// The designs whose typed tables the file inserts into (`events.insert(…)` where `events`
+    /// is a `Table<_, Event>`), each once.
+    pub inserted: Vec<String>,
+    /// Whether the file inserts into something whose design it can't tell (a receiver of no
+    /// known type): such an insert may be of any design of the file.
+    pub inserts_untyped: bool,
     /// Whether the file writes entities in any way: inserts, or calls something named
     /// `upsert…`, `update…`, `merge…`, `replace…`, `submit_transaction` or `execute_batch`.
     pub writes: bool,
@@ -678,6 +684,21 @@ impl<'s> Visitor<'s> {
             {
                 self.scan.inserts = true;
                 self.scan.writes = true;
+                // The receiver of `name.insert(…)`, when a typed table is bound to its name.
+                let design = t
+                    .prev(i, 0)
+                    .filter(|&dot| t.is_punct(dot, n, b'.'))
+                    .and_then(|dot| t.prev(dot, 0))
+                    .and_then(|at| t.ident(at, n))
+                    .and_then(|receiver| self.tables.get(receiver));
+                match design {
+                    Some(&design) => {
+                        if !self.scan.inserted.iter().any(|d| d == design) {
+                            self.scan.inserted.push(design.to_owned());
+                        }
+                    }
+                    None => self.scan.inserts_untyped = true,
+                }
             } else if writes(word) {
                 self.scan.writes = true;
             } else if t.is_punct(i + 1, n, b':')
