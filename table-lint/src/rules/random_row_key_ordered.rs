@@ -30,7 +30,10 @@ rule detects:
   rows of the design's partitions: a query limited with `.top(n)` (or `top` set on it) that
   leaves the RowKey open, run on the design's table (the code names it, or the file declares
   only this design). "The latest ten" or "the best thirty" read that way are ten or thirty
-  random rows.
+  random rows;
+- the entity's RowKey is only a GUID and the file reads the design's rows by a range of an
+  integer or time property it stores (`Version ge 5`, `CreatedAt lt datetime'…'`): the rows
+  are wanted in that order, and the range is a scan of the partition instead of a RowKey range.
 
 Otherwise a RowKey that is only a GUID is not flagged: it is a fine unique id when nothing is
 read in its order. The linter does not see which generated queries your code calls.
@@ -106,16 +109,81 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
             "lead the RowKey with what queries sort or range over (a time, a number) and put the GUID last; if the GUID groups rows read together, allow TK004 with that reason",
         ));
     }
-    first_rows_read(ctx, out);
+    if !first_rows_read(ctx, out) {
+        property_range_read(ctx, out);
+    }
+}
+
+/// A RowKey that is only a GUID, where the file reads the design's rows by a range of a
+/// number or a time it stores as a property (`Version ge 5`): the rows are wanted in that
+/// order, and in GUID order the range is scattered over the whole partition.
+fn property_range_read(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
+    use table_runtime::query::{CompareOp, Expr, Target};
+    fn ranged(e: &Expr, out: &mut Vec<usize>) {
+        match e {
+            Expr::And(a, b) | Expr::Or(a, b) => {
+                ranged(a, out);
+                ranged(b, out);
+            }
+            Expr::Compare {
+                target: Target::Property(i),
+                op: CompareOp::Gt | CompareOp::Ge | CompareOp::Lt | CompareOp::Le,
+                ..
+            } => out.push(*i),
+            _ => {}
+        }
+    }
+    let design = ctx.design;
+    let Some((at, field, None)) = random_lead(design, &design.row_key) else {
+        return;
+    };
+    let found = ctx
+        .file
+        .reads
+        .iter()
+        .filter(|read| !read.filter.is_empty() && read.reads(design, ctx.file))
+        .find_map(|read| {
+            let filter = table_runtime::query::Filter::parse(&read.filter).ok()?;
+            let mut indexes = Vec::new();
+            ranged(&filter.expr, &mut indexes);
+            indexes.into_iter().find_map(|i| {
+                let name = filter.properties.get(i)?;
+                let f = design
+                    .fields
+                    .iter()
+                    .find(|f| !f.skip && f.property == *name)?;
+                matches!(f.kind, TypeKind::Integer { .. } | TypeKind::Time)
+                    .then(|| (read.filter.clone(), f))
+            })
+        });
+    let Some((filter, ranged_field)) = found else {
+        return;
+    };
+    let key = match ranged_field.kind {
+        TypeKind::Time => format!("{{{}:ticks}}", ranged_field.ident),
+        _ => format!("{{{}:020}}", ranged_field.ident),
+    };
+    let (start, end) = keys::part_position(&design.row_key, at);
+    out.push(Finding::at(
+        start,
+        end,
+        format!(
+            "RowKey `{}` is the GUID `{field}`, and `{filter}` reads a range of `{}`: the rows are wanted in that order, but they sort by a random GUID, so the range is read by scanning the partition",
+            design.row_key.template.text, ranged_field.property
+        ),
+        format!(
+            "lead the RowKey with the value ranged over, padded (`{key}`), and put `{{{field}}}` after it if it must stay unique; the range is then a RowKey range"
+        ),
+    ));
 }
 
 /// A RowKey that is only a GUID, where the file reads the first rows of the design's
 /// partitions (`.top(n)` on a query that leaves the RowKey open): the first rows of a random
 /// order are a random sample.
-fn first_rows_read(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
+fn first_rows_read(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) -> bool {
     let design = ctx.design;
     let Some((at, field, None)) = random_lead(design, &design.row_key) else {
-        return;
+        return false;
     };
     let Some(read) = ctx.file.reads.iter().find(|read| {
         read.limited && read.reads(design, ctx.file) && {
@@ -130,7 +198,7 @@ fn first_rows_read(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
             })
         }
     }) else {
-        return;
+        return false;
     };
     let what = if read.filter.is_empty() {
         "`Query::all()`".to_owned()
@@ -156,4 +224,39 @@ fn first_rows_read(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
             "lead the RowKey with the order the read wants ({order} for newest first, an inverted padded score for the highest) and put `{{{field}}}` after it; or read the whole partition and sort it in the client"
         ),
     ));
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    fn found(reads: &str) -> Vec<String> {
+        let text = format!(
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "Events", partition_key = "{{stream}}", row_key = "{{id}}")]
+            struct Event {{ stream: String, id: uuid::Uuid, version: i64, name: String }}
+            async fn read<B: Backend>(events: &Table<'_, B, Event>) {{
+                let _ = events.query_all(&Query::filter("{reads}").unwrap()).await;
+            }}
+            "#
+        );
+        super::super::findings_of("TK004", &text)
+            .into_iter()
+            .map(|d| d.message)
+            .collect()
+    }
+
+    /// A GUID RowKey read by a range of a number it stores is read in that order: a note that
+    /// names the property. A range of text, or an equality, says nothing of order.
+    #[test]
+    fn a_range_of_a_stored_number_over_guid_rows_is_noted() {
+        let ranged = found("PartitionKey eq 's' and (version ge 5L or version le 2L)");
+        assert_eq!(ranged.len(), 1, "{ranged:?}");
+        assert!(
+            ranged[0].contains("reads a range of `version`"),
+            "{ranged:?}"
+        );
+        assert!(found("PartitionKey eq 's' and name ge 'b'").is_empty());
+        assert!(found("PartitionKey eq 's' and version eq 5L").is_empty());
+    }
 }
