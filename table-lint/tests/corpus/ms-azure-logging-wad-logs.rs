@@ -26,7 +26,7 @@ struct WadTableEntity {
     role_instance: String,
     /// A process-wide counter, seeded at random, `Interlocked.Increment`ed per event.
     #[table(max = 9_223_372_036_854_775_807)]
-    sequence: u64,
+    sequence: i64,
     event_tick_count: i64,
     level: i32,
     event_id: i32,
