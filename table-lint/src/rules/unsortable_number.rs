@@ -19,9 +19,11 @@ pub static RULE: Rule = Rule {
     docs: r#"## What it flags
 An integer placeholder written without padding, `{n:unpadded}` (the keys `id.ToString()`
 writes), in any key of a design: a warning. An unsigned field whose declared `max` is a single
-digit (at most 9) is not flagged, since its keys sort as numbers. An unpadded number that is a
-RowKey's last part, after fields that vary within the partition (`{day}_{batch_at}_{i:unpadded}`),
-is a note: it orders only rows that share everything before it. Where the file shows the
+digit (at most 9) is not flagged, since its keys sort as numbers, and neither is a calendar
+year (an integer named `year`, `birth_year`, `year_of_issue`, …), four digits wide. An
+unpadded number that is a RowKey's last part, after fields that vary within the partition
+(`{day}_{batch_at}_{i:unpadded}`), is a note: it orders only rows that share everything before
+it. Where the file shows the
 design's queries and none of them depends on the order of the key that holds the number (each
 reads one key, or whole partitions: no `.top(n)`, no range over that key; a range of
 PartitionKeys reads whole partitions, whatever their RowKeys' order), it is a note: nothing
@@ -153,6 +155,8 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
                 format: SegmentFormat::Unpadded,
             } = part
                 && let Some(f) = design.field(field)
+                // A calendar year is four digits wide for every year of our era since 1000.
+                && super::calendar_part(design, field) != Some("year")
                 && let Some((message, help)) = unpadded(field, f, &k.label)
             {
                 // Keys out of numeric order: the rule's level (a warning by default).
@@ -367,6 +371,21 @@ mod tests {
             ],
             "{found:?}"
         );
+    }
+
+    /// A calendar year is four digits wide: unpadded, it still sorts as a number.
+    #[test]
+    fn unpadded_calendar_years_pass() {
+        let years = findings(
+            r#"#[table(name = "T", partition_key = "{year:unpadded}", row_key = "{birth_year:unpadded}_{id}")]
+            struct S { year: u16, birth_year: i32, id: String }"#,
+        );
+        assert!(years.is_empty(), "{years:?}");
+        let years_served = findings(
+            r#"#[table(name = "T", partition_key = "{team}", row_key = "{years:unpadded}")]
+            struct S { team: String, years: u16 }"#,
+        );
+        assert_eq!(years_served.len(), 1, "{years_served:?}");
     }
 
     /// An unpadded index after fields that vary within the partition orders only ties.
