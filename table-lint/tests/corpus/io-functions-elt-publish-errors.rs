@@ -18,7 +18,7 @@ struct PublishError {
     month: u8,
     /// `Date.now()`: milliseconds since 1970.
     #[table(max = 9_999_999_999_999)]
-    at_ms: u64,
+    at_ms: i64,
     /// The document, JSON text.
     body: String,
     message: String,
