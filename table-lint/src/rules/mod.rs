@@ -482,6 +482,28 @@ pub fn has_word(name: &str, words: &[&str]) -> bool {
     name_words(name).iter().any(|w| words.contains(&w.as_str()))
 }
 
+/// Whether a field is an instant kept as an integer count since an epoch: an integer whose
+/// name says so (`at_ms`, `created_millis`, `epoch_seconds`, `unix_time`, `timestamp`), as
+/// `Date.now()` or `time.time()` write it.
+pub fn epoch_integer(design: &Design, field: &str) -> bool {
+    use table_derive_internals::ast::TypeKind;
+    design
+        .field(field)
+        .is_some_and(|f| matches!(f.kind, TypeKind::Integer { .. }))
+        && has_word(
+            field,
+            &[
+                "ms",
+                "millis",
+                "milliseconds",
+                "epoch",
+                "unix",
+                "timestamp",
+                "ts",
+            ],
+        )
+}
+
 /// A struct's name in snake case, as its fields would name it: `MessageEntity` is
 /// `message_entity`.
 pub fn snake_name(ident: &str) -> String {

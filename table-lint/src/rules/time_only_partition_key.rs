@@ -15,8 +15,9 @@ pub static RULE: Rule = Rule {
     pattern: "prepend/append anti-pattern",
     summary: "a PartitionKey made only of times or sequence numbers: every new entity goes to the newest partition",
     docs: r#"## What it flags
-A `partition_key` whose every placeholder is a time (an `OffsetDateTime` or `DateTime` field, or a
-`ticks`, `inverted_ticks`, `iso`, `date` or `hour` format) or an integer that only grows: an
+A `partition_key` whose every placeholder is a time (an `OffsetDateTime` or `DateTime` field, a
+`ticks`, `inverted_ticks`, `iso`, `date` or `hour` format, or an integer named as a count since
+an epoch: `at_ms`, `epoch_seconds`, `unix_time`, `timestamp`) or an integer that only grows: an
 integer field whose name contains `seq`, `sequence`, `counter` or `increment`. Literal text
 beside them does not change anything: `"day_{at:date}"` is flagged. The PartitionKey of an
 index copy in another partition is judged the same way: `index(partition_key = "{due:hour}", …)`
@@ -51,7 +52,7 @@ to the time)."#,
 /// Whether a placeholder only grows with time: a time, or a field named like a sequence number.
 fn grows(design: &Design, field: &str, format: SegmentFormat) -> Option<&'static str> {
     let f = design.field(field)?;
-    if format.is_time() || f.kind == TypeKind::Time {
+    if format.is_time() || f.kind == TypeKind::Time || super::epoch_integer(design, field) {
         return Some("a time");
     }
     let name = field.to_ascii_lowercase();

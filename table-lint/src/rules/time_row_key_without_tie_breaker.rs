@@ -16,8 +16,10 @@ pub static RULE: Rule = Rule {
     summary: "a RowKey made only of an instant (ticks, ISO time): two writes in one tick are one key",
     docs: r#"## What it flags
 A `row_key` (the entity's or an index copy's) whose only placeholders are instants: a `ticks`,
-`inverted_ticks` or `iso` format, or an `OffsetDateTime` field in its default (ISO) form, with no
-other field to tell two entities of the same instant apart. A field of the key's own
+`inverted_ticks` or `iso` format, an `OffsetDateTime` field in its default (ISO) form, or an
+integer named as a count since an epoch (`at_ms`, `created_millis`, `epoch_seconds`,
+`unix_time`, `timestamp`, as `Date.now()` writes it), with no other field to tell two entities
+of the same instant apart. A field of the key's own
 PartitionKey repeated in the RowKey (`partition_key = "{farm}"`, `row_key = "{farm}_{at:ticks}"`)
 is no tie-breaker: it is the same for every row of the partition, so such a RowKey is the instant
 alone too. Date and hour buckets (`{at:date}`) are not flagged: one row per period is usually the
@@ -139,10 +141,13 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
         let placeholders: Vec<(&str, SegmentFormat)> = k.key.template.placeholders().collect();
         let instant = |field: &str, format: SegmentFormat| match format {
             SegmentFormat::Ticks | SegmentFormat::InvertedTicks | SegmentFormat::Iso => true,
-            SegmentFormat::Default => design
-                .field(field)
-                .is_some_and(|f| f.kind == TypeKind::Time),
-            _ => false,
+            SegmentFormat::Default => {
+                design
+                    .field(field)
+                    .is_some_and(|f| f.kind == TypeKind::Time)
+                    || super::epoch_integer(design, field)
+            }
+            _ => !format.is_time() && super::epoch_integer(design, field),
         };
         let Some(&(time, _)) = placeholders.iter().find(|(f, fmt)| instant(f, *fmt)) else {
             continue;
@@ -342,6 +347,26 @@ mod tests {
             }}"
         ));
         assert_eq!(untyped.len(), 1, "{untyped:?}");
+    }
+
+    /// An integer named as milliseconds since the epoch is an instant: alone in an inserted
+    /// RowKey, a warning; an integer named otherwise (a sequence number) is not one.
+    #[test]
+    fn epoch_integers_are_instants() {
+        let keyed = |field: &str| {
+            found(&format!(
+                r#"
+                #[derive(TableEntity)]
+                #[table(name = "Errors", partition_key = "{{source}}", row_key = "{{{field}:unpadded}}")]
+                struct PublishError {{ source: String, {field}: i64, body: String }}
+                async fn store<B: Backend>(t: &Table<'_, B, PublishError>, e: &PublishError) {{
+                    let _ = t.insert(e).await;
+                }}
+                "#
+            ))
+        };
+        assert_eq!(keyed("at_ms").len(), 1, "{:?}", keyed("at_ms"));
+        assert!(keyed("attempt").is_empty());
     }
 
     /// A RowKey that repeats the PartitionKey's field before the instant is the instant alone
