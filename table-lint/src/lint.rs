@@ -565,6 +565,7 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
                     } else {
                         None
                     },
+                    parsed,
                 }
             })
             .collect(),

@@ -172,7 +172,7 @@ fn own_guids(a: &DesignSummary, b: &DesignSummary) -> bool {
             && d.row_fields.iter().all(|field| {
                 d.fields.iter().any(|f| {
                     &f.field == field && f.kind == table_derive_internals::ast::TypeKind::Uuid
-                }) && super::unique_partition_key::named_own_identity(d, field)
+                }) && super::named_own_identity(d, field)
             })
     };
     own(a) && own(b)

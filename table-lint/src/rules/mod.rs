@@ -168,6 +168,9 @@ pub struct Read {
     pub limited: bool,
     /// Which keys' order what it returns depends on ([`depends_on_order`]).
     pub ordered: Order,
+    /// Its filter, parsed once when the file's facts are built (`None` for `Query::all()` and
+    /// for a filter that does not parse).
+    pub parsed: Option<Filter>,
     /// When the code names no table and the file declares several designs: the one design
     /// that stores every property the filter tests besides the keys, if only one does.
     pub owner: Option<String>,
@@ -502,6 +505,20 @@ pub fn epoch_integer(design: &Design, field: &str) -> bool {
                 "ts",
             ],
         )
+}
+
+/// Whether `field`'s name says it is the entity's own id: `id`, `guid`, `uuid`, `row_id`,
+/// `entity_id`, or the struct's name with `_id` (`message_id` on `Message` or `MessageEntity`).
+pub fn named_own_identity(design: &DesignSummary, field: &str) -> bool {
+    let name = field.to_ascii_lowercase();
+    let own = |stem: &str| {
+        ["id", "guid", "uuid"]
+            .iter()
+            .any(|suffix| name == format!("{stem}_{suffix}"))
+    };
+    let ident = snake_name(&design.ident);
+    let stem = ident.strip_suffix("_entity").unwrap_or(&ident);
+    matches!(name.as_str(), "id" | "guid" | "uuid") || own("row") || own("entity") || own(stem)
 }
 
 /// A struct's name in snake case, as its fields would name it: `MessageEntity` is

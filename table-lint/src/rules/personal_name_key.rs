@@ -168,9 +168,7 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
 /// Whether `field` is an integer whose name says it counts (`number`, `sandbox_count`).
 fn is_counter(design: &Design, field: &str) -> bool {
     let integer = design
-        .fields
-        .iter()
-        .find(|f| f.ident == field)
+        .field(field)
         .is_some_and(|f| f.kind.integer_width().is_some());
     integer
         && super::name_words(field)

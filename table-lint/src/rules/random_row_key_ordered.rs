@@ -5,7 +5,6 @@ use std::ops::Bound;
 use table_derive_internals::Design;
 use table_derive_internals::ast::{Key, TypeKind};
 use table_derive_internals::keyspace::KeySpace;
-use table_runtime::Query;
 
 use super::keys::{self, KeyRole};
 use super::{Check, EntityContext, Finding, Level, Rule};
@@ -141,9 +140,9 @@ fn property_range_read(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
         .file
         .reads
         .iter()
-        .filter(|read| !read.filter.is_empty() && read.reads(design, ctx.file))
+        .filter(|read| read.reads(design, ctx.file))
         .find_map(|read| {
-            let filter = table_runtime::query::Filter::parse(&read.filter).ok()?;
+            let filter = read.parsed.as_ref()?;
             let mut indexes = Vec::new();
             ranged(&filter.expr, &mut indexes);
             indexes.into_iter().find_map(|i| {
@@ -186,17 +185,13 @@ fn first_rows_read(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) -> bool {
         return false;
     };
     let Some(read) = ctx.file.reads.iter().find(|read| {
-        read.limited && read.reads(design, ctx.file) && {
-            let query = if read.filter.is_empty() {
-                Ok(Query::all())
-            } else {
-                Query::filter(&read.filter)
-            };
-            query.is_ok_and(|q| {
-                let rows = q.plan().rows;
-                rows.lower == Bound::Unbounded && rows.upper == Bound::Unbounded
-            })
-        }
+        read.limited
+            && read.reads(design, ctx.file)
+            && (read.filter.is_empty()
+                || read.parsed.as_ref().is_some_and(|f| {
+                    let rows = f.plan().rows;
+                    rows.lower == Bound::Unbounded && rows.upper == Bound::Unbounded
+                }))
     }) else {
         return false;
     };

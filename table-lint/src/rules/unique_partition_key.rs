@@ -166,21 +166,7 @@ fn own_identity(design: &DesignSummary) -> Option<&str> {
     if !matches!(kind, TypeKind::Uuid | TypeKind::String) {
         return None;
     }
-    named_own_identity(design, field).then_some(field.as_str())
-}
-
-/// Whether `field`'s name says it is the entity's own id: `id`, `guid`, `uuid`, `row_id`,
-/// `entity_id`, or the struct's name with `_id` (`message_id` on `Message` or `MessageEntity`).
-pub fn named_own_identity(design: &DesignSummary, field: &str) -> bool {
-    let name = field.to_ascii_lowercase();
-    let own = |stem: &str| {
-        ["id", "guid", "uuid"]
-            .iter()
-            .any(|suffix| name == format!("{stem}_{suffix}"))
-    };
-    let ident = super::snake_name(&design.ident);
-    let stem = ident.strip_suffix("_entity").unwrap_or(&ident);
-    matches!(name.as_str(), "id" | "guid" | "uuid") || own("row") || own("entity") || own(stem)
+    super::named_own_identity(design, field).then_some(field.as_str())
 }
 
 #[cfg(test)]
