@@ -20,10 +20,11 @@ Log-like data, recognised by name or by shape: a struct or table name with `Log`
 `Audit` or `Trace` as a word of its own (split at case changes, `_` and digits; `Logs`,
 `Logging`, `Events`, `Tracing` too, but not `Login` or `Catalog`); or the fields of a log record
 (two of `message`, `level`, `severity`, `exception`, `logger`, `category`, `event_id`, …); or a
-RowKey that orders rows by an instant (`ticks`, `inverted_ticks`, `iso`). It is flagged when its
-`partition_key` is made only of times, with or without literal text: date or hour buckets
-(`"{at:date}"`, `"logs_{at:hour}"`), or a time rounded by the writer and kept as ticks
-(`"{bucket:inverted_ticks}"`).
+RowKey that orders rows by an instant (`ticks`, `inverted_ticks`, `iso`, or an integer count
+since an epoch such as `at_ms`). It is flagged when its `partition_key` is made only of times,
+with or without literal text: date or hour buckets (`"{at:date}"`, `"logs_{at:hour}"`), parts
+of a date, with or without the year (an integer `month` or `hour` of the write), or a time
+rounded by the writer and kept as ticks (`"{bucket:inverted_ticks}"`).
 
 ## Why it is bad
 Log data is written as it happens, so with the date or hour as the whole PartitionKey every
@@ -108,13 +109,12 @@ fn log_shape(ctx: &EntityContext<'_>) -> Option<String> {
     if let Some(why) = log_record(design) {
         return Some(why);
     }
-    let time_ordered = matches!(
-        design.row_key.template.placeholders().next(),
-        Some((
-            _,
-            SegmentFormat::Ticks | SegmentFormat::InvertedTicks | SegmentFormat::Iso
-        ))
-    );
+    let time_ordered = match design.row_key.template.placeholders().next() {
+        Some((_, SegmentFormat::Ticks | SegmentFormat::InvertedTicks | SegmentFormat::Iso)) => true,
+        // A count since an epoch (`Date.now()`'s milliseconds) orders the rows by time as well.
+        Some((field, _)) => super::epoch_integer(design, field),
+        None => false,
+    };
     time_ordered.then(|| {
         format!("`{ident}` has the shape of log data (rows ordered by time within a time bucket)")
     })
@@ -153,8 +153,11 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
     let pk = &design.partition_key;
     let mut placeholders = pk.template.placeholders().peekable();
     if placeholders.peek().is_none()
-        || !placeholders
-            .all(|(field, f)| super::is_time_placeholder(design, &pk.template, field, f))
+        || !placeholders.all(|(field, f)| {
+            // A part of a date without its year (`{month}`) buckets the writes by time too.
+            super::is_time_placeholder(design, &pk.template, field, f)
+                || super::calendar_part(design, field).is_some()
+        })
     {
         return;
     }
@@ -209,5 +212,31 @@ mod tests {
         ] {
             assert!(log_word(name).is_none(), "{name}");
         }
+    }
+
+    /// An error log partitioned by the month number alone (1 to 12, the write's month) takes
+    /// every write of the month in one partition, as a date bucket would; a month beside the
+    /// source that wrote it does not.
+    #[test]
+    fn a_month_bucket_of_log_data_is_found() {
+        let found = super::super::findings_of(
+            "TK014",
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "ErrorLog", partition_key = "{month:unpadded}", row_key = "{id}")]
+            struct ErrorEntry { #[table(max = 12)] month: u8, id: String, message: String }
+            #[derive(TableEntity)]
+            #[table(name = "AuditLog", partition_key = "{source}_{month:02}", row_key = "{id}")]
+            struct AuditEntry { source: String, #[table(max = 12)] month: u8, id: String }
+            "#,
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0]
+                .message
+                .contains("`{month:unpadded}` is only a time"),
+            "{}",
+            found[0].message
+        );
     }
 }

@@ -19,7 +19,9 @@ A `partition_key` whose every placeholder is a time (an `OffsetDateTime` or `Dat
 `ticks`, `inverted_ticks`, `iso`, `date` or `hour` format, or an integer named as a count since
 an epoch: `at_ms`, `epoch_seconds`, `unix_time`, `timestamp`) or an integer that only grows: an
 integer field whose name contains `seq`, `sequence`, `counter` or `increment`. Literal text
-beside them does not change anything: `"day_{at:date}"` is flagged. The PartitionKey of an
+beside them does not change anything: `"day_{at:date}"` is flagged. So is a PartitionKey of
+parts of a date without the year (an integer `month`, `hour`, `day_of_week`): it comes round
+again, but at any moment the current period's partition takes every write. The PartitionKey of an
 index copy in another partition is judged the same way: `index(partition_key = "{due:hour}", …)`
 writes every copy of the hour into one partition just as the entity's own key would.
 
@@ -70,31 +72,48 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
     {
         let mut kinds = Vec::new();
         let mut fields = Vec::new();
-        let mut only_growing = true;
+        let mut only_time = true;
+        // A part of a date without the year in the template (`{month}`, `{hour}`) comes round
+        // again: the current period's partition takes the writes, as the newest one would.
+        let mut recurs = false;
         for (field, format) in k.key.template.placeholders() {
             fields.push(field);
-            let part = super::is_time_placeholder(design, &k.key.template, field, format)
-                .then(|| super::calendar_part(design, field))
-                .flatten();
-            match part
-                .map(|_| "part of a date")
-                .or_else(|| grows(design, field, format))
-            {
+            let dated = super::is_time_placeholder(design, &k.key.template, field, format);
+            let part = super::calendar_part(design, field);
+            let kind = match part {
+                Some(_) if dated => Some("part of a date"),
+                Some(_) => {
+                    recurs = true;
+                    Some("part of a date without its year")
+                }
+                None => grows(design, field, format),
+            };
+            match kind {
                 Some(kind) => kinds.push(format!("`{field}` is {kind}")),
-                None => only_growing = false,
+                None => only_time = false,
             }
         }
-        if !only_growing || kinds.is_empty() {
+        if !only_time || kinds.is_empty() {
             continue;
         }
         let what = match k.index {
             None => format!("`{}`", design.ident),
             Some(index) => format!("copy of `{}` (index `{index}`)", design.ident),
         };
+        let how = if recurs {
+            "comes round with the calendar"
+        } else {
+            "only grows"
+        };
+        let into = if recurs {
+            "the current period's partition, which also holds that period of every earlier cycle"
+        } else {
+            "the newest partition"
+        };
         out.push(Finding::new(
             k.key.span,
             format!(
-                "{} `{}` only grows ({}): every new {what} is written to the newest partition",
+                "{} `{}` {how} ({}): every new {what} is written to {into}",
                 k.label,
                 k.key.template.text,
                 kinds.join(", "),
@@ -119,7 +138,8 @@ mod tests {
     }
 
     /// A PartitionKey spelled from a date's parts (integer `year`, `month`, `day`) is that date;
-    /// the parts without a year repeat every year and do not only grow.
+    /// the parts without a year repeat every year: they do not only grow, but the current
+    /// period's partition takes the writes.
     #[test]
     fn dates_written_in_parts_are_times() {
         let found = found(
@@ -132,11 +152,48 @@ mod tests {
             struct Seasonal { #[table(max = 12)] month: u8, id: String }
             "#,
         );
-        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found.len(), 2, "{found:?}");
         assert!(
-            found[0].contains("`year` is part of a date, `month` is part of a date"),
+            found[0].contains("only grows (`year` is part of a date, `month` is part of a date"),
             "{}",
             found[0]
+        );
+        // The month alone comes round every year, and takes every write of the current one.
+        assert!(
+            found[1].contains("`{month:02}` comes round with the calendar (`month` is part of a date without its year)"),
+            "{}",
+            found[1]
+        );
+        assert!(
+            found[1].contains("the current period's partition"),
+            "{}",
+            found[1]
+        );
+    }
+
+    /// An hour of the day or a day of the week alone is a recurring bucket too; with another
+    /// field beside it (a region), the writes of the hour spread over the regions.
+    #[test]
+    fn recurring_buckets_alone_are_found() {
+        let found = found(
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "Hits", partition_key = "h{hour:02}", row_key = "{id}")]
+            struct Hit { #[table(max = 23)] hour: u8, id: String }
+            #[derive(TableEntity)]
+            #[table(name = "Visits", partition_key = "{day_of_week}", row_key = "{id}")]
+            struct Visit { #[table(max = 6)] day_of_week: u8, id: String }
+            #[derive(TableEntity)]
+            #[table(name = "Spread", partition_key = "{region}_{hour:02}", row_key = "{id}")]
+            struct Spread { region: String, #[table(max = 23)] hour: u8, id: String }
+            "#,
+        );
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(found[0].contains("`Hit`"), "{}", found[0]);
+        assert!(
+            found[1].contains("`day_of_week` is part of a date without its year"),
+            "{}",
+            found[1]
         );
     }
 
