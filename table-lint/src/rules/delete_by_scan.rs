@@ -19,8 +19,8 @@ A query that the same block follows with deletes (a call named `delete…`), whe
 for entities older than a time (`Timestamp lt datetime'…'`, a property compared `lt`/`le` with
 a `datetime` literal or holding a time in the design, or compared with a number where its name
 says it holds a time (`ttl_int lt 1700000000000`, `ExpiresOn le 638…`), or a RowKey or PartitionKey compared
-`lt`/`le` where the design's key starts with an ascending time) without fixing a partition, or
-is `Query::all()`.
+`lt`/`le` where the design's key starts with an ascending time, an integer count since an epoch
+such as `at_ms` included) without fixing a partition, or is `Query::all()`.
 
 ## Why it is bad
 Deleting by query costs a read of every entity scanned plus one delete request (or one
@@ -70,13 +70,14 @@ fn older_than(ctx: &FilterContext<'_>, e: &Expr) -> Option<String> {
                         let (pk, rk) = d.entity_keys()?;
                         let space = if rows { rk } else { pk };
                         let (_, lead) = space.leading_value()?;
-                        matches!(
+                        let field = lead.field.as_deref().unwrap_or_default();
+                        (matches!(
                             lead.language,
                             Language::Ticks
                                 | Language::IsoInstant
                                 | Language::DateBucket
                                 | Language::HourBucket
-                        )
+                        ) || super::summary_epoch_integer(d, field))
                         .then(|| {
                             format!(
                                 "the {key}, which starts with the time `{}`",
@@ -176,5 +177,36 @@ mod tests {
         use super::names_a_time;
         assert!(names_a_time("expiresOn") && names_a_time("created_at") && names_a_time("TTL"));
         assert!(!names_a_time("hits") && !names_a_time("attempts") && !names_a_time("count"));
+    }
+
+    /// A RowKey that starts with milliseconds since 1970 (`System.currentTimeMillis()`) orders
+    /// rows by age, as ticks do: a RowKey bound across the table is a scan for old rows. A RowKey
+    /// led by a plain counter is not a time.
+    #[test]
+    fn a_row_key_led_by_epoch_milliseconds_is_a_time() {
+        let found = |field: &str| {
+            let text = format!(
+                r#"
+                #[derive(TableEntity)]
+                #[table(name = "Signals", partition_key = "{{symbol}}", row_key = "{{{field}:unpadded}}")]
+                struct Signal {{ symbol: String, #[table(max = 9_999_999_999_999)] {field}: i64 }}
+                async fn clean<B: Backend>(signals: &Table<'_, B, Signal>, cutoff: i64) {{
+                    let old = Query::filter(&format!("RowKey le '{{}}'", cutoff)).unwrap();
+                    for s in signals.query_all(&old).await.unwrap() {{
+                        let _ = signals.delete(&s, IfMatch::Any).await;
+                    }}
+                }}
+                "#
+            );
+            super::super::findings_of("TK108", &text)
+        };
+        let found_ms = found("at_ms");
+        assert_eq!(found_ms.len(), 1, "{found_ms:?}");
+        assert!(
+            found_ms[0].message.contains("starts with the time `at_ms`"),
+            "{}",
+            found_ms[0].message
+        );
+        assert!(found("sequence").is_empty());
     }
 }

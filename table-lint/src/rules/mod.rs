@@ -493,18 +493,34 @@ pub fn epoch_integer(design: &Design, field: &str) -> bool {
     design
         .field(field)
         .is_some_and(|f| matches!(f.kind, TypeKind::Integer { .. }))
-        && has_word(
-            field,
-            &[
-                "ms",
-                "millis",
-                "milliseconds",
-                "epoch",
-                "unix",
-                "timestamp",
-                "ts",
-            ],
-        )
+        && names_epoch_count(field)
+}
+
+/// [`epoch_integer`] for a design's summary: the field `field` is an integer named as a count
+/// since an epoch.
+pub fn summary_epoch_integer(design: &DesignSummary, field: &str) -> bool {
+    use table_derive_internals::ast::TypeKind;
+    design
+        .fields
+        .iter()
+        .any(|f| f.field == field && matches!(f.kind, TypeKind::Integer { .. }))
+        && names_epoch_count(field)
+}
+
+/// Whether a name says it counts time units since an epoch (`at_ms`, `epoch_seconds`).
+fn names_epoch_count(field: &str) -> bool {
+    has_word(
+        field,
+        &[
+            "ms",
+            "millis",
+            "milliseconds",
+            "epoch",
+            "unix",
+            "timestamp",
+            "ts",
+        ],
+    )
 }
 
 /// Whether `field`'s name says it is the entity's own id: `id`, `guid`, `uuid`, `row_id`,

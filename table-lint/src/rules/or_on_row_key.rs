@@ -1,7 +1,8 @@
 //! TK102 `or-on-row-key`: RowKeys joined by `or` inside one partition.
 
 use table_runtime::QueryClass;
-use table_runtime::query::{Expr, Target};
+use table_runtime::Value;
+use table_runtime::query::{CompareOp, Expr, Target};
 
 use super::{Check, FilterContext, Finding, Level, Rule};
 
@@ -16,7 +17,9 @@ pub static RULE: Rule = Rule {
 A `$filter` that fixes the PartitionKey with `eq` and joins comparisons of the RowKey with `or`:
 `PartitionKey eq 'Sales' and (RowKey eq '121' or RowKey eq '322')`. Both sides of the `or` must
 compare the RowKey; the filter must otherwise be a partition scan (no RowKey `eq` or range joined
-to the whole filter by `and`).
+to the whole filter by `and`). The same filter written with the PartitionKey repeated in every
+branch, `(PartitionKey eq 'Sales' and RowKey eq '121') or (PartitionKey eq 'Sales' and RowKey eq
+'322')`, reads the same partition and is flagged too.
 
 ## Why it is bad
 The service only narrows a query by key conditions joined to the whole filter with `and`. An
@@ -63,11 +66,40 @@ fn or_on_row_key(e: &Expr) -> bool {
     }
 }
 
+/// The PartitionKey the expression fixes with `eq`: in one of its top-level `and`s, or the
+/// same one in every branch of an `or` (`(PartitionKey eq 'a' and …) or (PartitionKey eq 'a'
+/// and …)` reads partition `a` alone, as `PartitionKey eq 'a' and (… or …)` does).
+fn fixed_partition(e: &Expr) -> Option<&str> {
+    match e {
+        Expr::And(a, b) => fixed_partition(a).or_else(|| fixed_partition(b)),
+        Expr::Or(a, b) => {
+            let p = fixed_partition(a)?;
+            (fixed_partition(b)? == p).then_some(p)
+        }
+        Expr::Compare {
+            target: Target::PartitionKey,
+            op: CompareOp::Eq,
+            literal: Value::String(p),
+        } => Some(p),
+        _ => None,
+    }
+}
+
 fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
-    if ctx.plan.class != QueryClass::PartitionScan || !or_on_row_key(&ctx.filter.expr) {
+    let expr = &ctx.filter.expr;
+    // The planner narrows by the top-level `and`s only, so an `or` whose branches each repeat
+    // the PartitionKey is classed a table scan; it still reads the one partition they name.
+    let partition = match ctx.plan.class {
+        QueryClass::PartitionScan => ctx.partition_label(),
+        QueryClass::TableScan => match fixed_partition(expr) {
+            Some(p) => format!(" `{p}`"),
+            None => return,
+        },
+        _ => return,
+    };
+    if !or_on_row_key(expr) {
         return;
     }
-    let partition = ctx.partition_label();
     out.push(ctx.finding(
         format!(
             "`{}` joins RowKey comparisons with `or`: the service reads the whole partition{partition}, not the rows named",
@@ -75,4 +107,41 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
         ),
         "run one point query per RowKey (`PartitionKey eq '…' and RowKey eq '…'`), or one range query when the keys are adjacent",
     ));
+}
+
+#[cfg(test)]
+mod tests {
+    fn found(filter: &str) -> Vec<String> {
+        let text = format!("fn q() -> Query {{ Query::filter(\"{filter}\").unwrap() }}\n");
+        super::super::findings_of("TK102", &text)
+            .into_iter()
+            .map(|d| d.message)
+            .collect()
+    }
+
+    /// The PartitionKey repeated in every branch of the `or` names one partition, which the
+    /// `or` then scans, as it does when the PartitionKey stands outside the `or`.
+    #[test]
+    fn a_partition_key_repeated_in_every_branch_is_one_partition() {
+        let outside = found("PartitionKey eq 'a' and (RowKey eq '1' or RowKey eq '2')");
+        assert_eq!(outside.len(), 1, "{outside:?}");
+        let repeated = found(
+            "(PartitionKey eq 'a' and RowKey ge '1' and RowKey lt '2') or (PartitionKey eq 'a' and RowKey ge '5' and RowKey lt '6')",
+        );
+        assert_eq!(repeated.len(), 1, "{repeated:?}");
+        assert!(
+            repeated[0].contains("whole partition `a`"),
+            "{}",
+            repeated[0]
+        );
+        // Two partitions: two key lookups, not a scan of one partition.
+        assert!(
+            found(
+                "(PartitionKey eq 'a' and RowKey eq '1') or (PartitionKey eq 'b' and RowKey eq '2')"
+            )
+            .is_empty()
+        );
+        // One branch without a PartitionKey reads every partition: TK101's, not this rule's.
+        assert!(found("(PartitionKey eq 'a' and RowKey eq '1') or RowKey eq '2'").is_empty());
+    }
 }

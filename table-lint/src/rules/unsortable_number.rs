@@ -20,7 +20,10 @@ pub static RULE: Rule = Rule {
 An integer placeholder written without padding, `{n:unpadded}` (the keys `id.ToString()`
 writes), in any key of a design: a warning. An unsigned field whose declared `max` is a single
 digit (at most 9) is not flagged, since its keys sort as numbers, and neither is a calendar
-year (an integer named `year`, `birth_year`, `year_of_issue`, …), four digits wide. An
+year (an integer named `year`, `birth_year`, `year_of_issue`, …), four digits wide, nor an
+integer named as a count since 1970 (`at_ms`, `epoch_seconds`, `unix_time`, `timestamp`, as
+`Date.now()` writes it), whose width is the same for every instant from September 2001 until
+2262 at least (13 digits of milliseconds, 10 of seconds). An
 unpadded number that is a RowKey's last part, after fields that vary within the partition
 (`{day}_{batch_at}_{i:unpadded}`), is a note: it orders only rows that share everything before
 it. Where the file shows the
@@ -157,6 +160,9 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
                 && let Some(f) = design.field(field)
                 // A calendar year is four digits wide for every year of our era since 1000.
                 && super::calendar_part(design, field) != Some("year")
+                // A count of seconds (or milliseconds, micro- or nanoseconds) since 1970 has one
+                // width for every instant from September 2001 until 2262 at least.
+                && !super::epoch_integer(design, field)
                 && let Some((message, help)) = unpadded(field, f, &k.label)
             {
                 // Keys out of numeric order: the rule's level (a warning by default).
@@ -386,6 +392,22 @@ mod tests {
             struct S { team: String, years: u16 }"#,
         );
         assert_eq!(years_served.len(), 1, "{years_served:?}");
+    }
+
+    /// Milliseconds or seconds since 1970 have one width for every instant of this century:
+    /// unpadded, they still sort as numbers. A count named otherwise is still flagged.
+    #[test]
+    fn unpadded_counts_since_the_epoch_pass() {
+        let epoch = findings(
+            r#"#[table(name = "T", partition_key = "{symbol}", row_key = "{at_ms:unpadded}_{unix_time:unpadded}")]
+            struct S { symbol: String, at_ms: i64, unix_time: i64 }"#,
+        );
+        assert!(epoch.is_empty(), "{epoch:?}");
+        let count = findings(
+            r#"#[table(name = "T", partition_key = "{symbol}", row_key = "{trades:unpadded}")]
+            struct S { symbol: String, trades: i64 }"#,
+        );
+        assert_eq!(count.len(), 1, "{count:?}");
     }
 
     /// An unpadded index after fields that vary within the partition orders only ties.
