@@ -21,8 +21,10 @@ A RowKey (the entity's own or an index's) whose keys the key-space model says co
 order (a `Uuid` field leads them, after any literal), in these cases, which are everything this
 rule detects:
 
-- another placeholder follows the GUID in the same RowKey (`"{session_id}_{at:ticks}"`): the
-  later segments only sort within one GUID;
+- another placeholder follows the GUID in the entity's own RowKey (`"{session_id}_{at:ticks}"`):
+  the later segments only sort within one GUID. An index copy led by another GUID than the
+  entity's own RowKey (`index(row_key = "cipher_{cipher_id}_{at:inverted_ticks}")`) is not
+  flagged: it exists to find rows by that GUID, ordered within it;
 - an index's RowKey starts with the same `Uuid` field as the entity's own RowKey: the copy sorts
   in the same random order as the entity it duplicates;
 - the entity's RowKey is only a GUID (`"{id}"`, `"order_{id}"`) and the same file reads the first
@@ -91,6 +93,10 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
         };
         let (start, end) = keys::part_position(k.key, at);
         let message = match (after, k.index) {
+            // An index copy led by a GUID of its own (not the entity's id) is how rows are
+            // found by that GUID: the guide's secondary index, its rows ordered within each GUID
+            // by what follows (a cipher's events by date).
+            (Some(_), Some(_)) if primary.as_deref() != Some(field.as_str()) => continue,
             (Some(next), _) => format!(
                 "{} `{}` starts with the GUID `{field}`: `{next}` after it only sorts within one GUID, and the rows sort randomly",
                 k.label, k.key.template.text
@@ -253,5 +259,35 @@ mod tests {
         );
         assert!(found("PartitionKey eq 's' and name ge 'b'").is_empty());
         assert!(found("PartitionKey eq 's' and version eq 5L").is_empty());
+    }
+
+    /// An index copy led by a GUID of its own finds rows by that GUID, ordered within it by
+    /// what follows: not noted. A copy led by the entity's own GUID, or the entity's own RowKey
+    /// with a time after a GUID, still is.
+    #[test]
+    fn an_index_led_by_a_guid_of_its_own_is_a_lookup() {
+        let found = super::super::findings_of(
+            "TK004",
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "Events", partition_key = "{org}", row_key = "{at:inverted_ticks}_{id}")]
+            #[table(index(name = "by_cipher", row_key = "cipher_{cipher_id}_{at:inverted_ticks}_{id}"))]
+            struct Event { org: String, at: OffsetDateTime, id: Uuid, cipher_id: Uuid }
+            #[derive(TableEntity)]
+            #[table(name = "Visits", partition_key = "{site}", row_key = "{visit_id}_{at:ticks}")]
+            #[table(index(name = "by_visit", row_key = "v_{visit_id}"))]
+            struct Visit { site: String, visit_id: Uuid, at: OffsetDateTime }
+            "#,
+        );
+        let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(messages.len(), 2, "{messages:?}");
+        assert!(
+            messages[0].starts_with("RowKey `{visit_id}_{at:ticks}`"),
+            "{messages:?}"
+        );
+        assert!(
+            messages[1].contains("like the entity's own RowKey"),
+            "{messages:?}"
+        );
     }
 }
