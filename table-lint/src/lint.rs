@@ -139,6 +139,8 @@ pub struct FieldSummary {
     pub property: String,
     /// Its type's kind (inside an `Option` for optional fields).
     pub kind: table_derive_internals::ast::TypeKind,
+    /// The most UTF-16 code units a string field holds, if declared (`max_len`).
+    pub max_len: Option<usize>,
 }
 
 impl DesignSummary {
@@ -687,6 +689,7 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
                     field: f.ident.to_string(),
                     property: f.property.clone(),
                     kind: f.kind.clone(),
+                    max_len: f.max_len,
                 })
                 .collect(),
             partition_fields: design

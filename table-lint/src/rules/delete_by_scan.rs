@@ -39,7 +39,9 @@ for e in table.query_all(&old).await? {
 ## Fix
 Keep each period in its own table (`Events202405`; the runtime's `PeriodTables` names and
 creates them) and delete the whole table when the period expires: one request, whatever the
-size. Within one table, put the time first in the RowKey of a partition you know, so old rows are
+size. To empty a table (`Query::all()` then deletes, as a cache flush does), delete the table in
+one request; its name can be created again once the service has finished deleting it (409
+`TableBeingDeleted` until then), so a table that must stay usable moves to a new name. Within one table, put the time first in the RowKey of a partition you know, so old rows are
 a RowKey range of that partition and deletes go in transactions of 100.
 
 ## From the guides
@@ -142,9 +144,19 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
         .first()
         .map(|d| format!("`{}`", d.table))
         .unwrap_or_else(|| "the table".to_owned());
+    // An unfiltered read is emptying the table (a cache flush), not ageing data out.
+    let help = if ctx.site.all {
+        format!(
+            "to empty {table}, delete the table in one request (its name can be created again once the service has finished deleting it, or write to a new name); rows cleared together can share a partition and go in transactions of 100; for data that ages out, keep each period in a table of its own (`PeriodTables`)"
+        )
+    } else {
+        format!(
+            "keep each period of {table} in a table of its own (`PeriodTables`) and delete the expired period's table in one request"
+        )
+    };
     out.push(ctx.finding(
         format!("{what}, and the same block deletes what it finds: one read and one delete per entity (deleting by scan)"),
-        format!("keep each period of {table} in a table of its own (`PeriodTables`) and delete the expired period's table in one request"),
+        help,
     ));
 }
 

@@ -20,7 +20,9 @@ pub static RULE: Rule = Rule {
     docs: r#"## What it flags
 A `$filter` (or `Query::all()`) with no `PartitionKey eq` that tests other properties, run on a
 table whose designs lead or make their PartitionKey with a hash bucket: an integer field named
-like `bucket`, `shard`, `hash` or `slot` (`partition_key = "{bucket:02}"`). The table is known
+like `bucket`, `shard`, `hash` or `slot` (`partition_key = "{bucket:02}"`), or a string of at
+most 4 characters named like those or like a `prefix` (`#[table(max_len = 3)] handle_prefix`,
+the first characters of an id the RowKey holds whole). The table is known
 from the code around the query (`Reading::TABLE`, a `Table<_, Reading>`, a literal table name).
 
 ## Why it is bad
@@ -50,15 +52,31 @@ guidance), and the secondary-index patterns for lookups by a property that is no
     check: Check::Filter(check),
 };
 
+/// The most characters a string PartitionKey field may hold to count as a bucket cut from a
+/// longer id (`handle[..3]`: 4,096 buckets of hexadecimal digits).
+const SHORT_PREFIX: usize = 4;
+
 /// The hash-bucket field of a design's PartitionKey, if it has one: an integer field named like
-/// a bucket or shard.
+/// a bucket or shard, or a short string (`max_len` of at most [`SHORT_PREFIX`]) named like a
+/// bucket or a prefix, cut from an id the RowKey holds whole.
 pub fn bucket_field(design: &DesignSummary) -> Option<&str> {
     design.partition_fields.iter().find_map(|field| {
         let f = design.fields.iter().find(|f| &f.field == field)?;
         let name = field.to_ascii_lowercase();
-        (matches!(f.kind, TypeKind::Integer { .. })
-            && BUCKET_WORDS.iter().any(|w| name.contains(w)))
-        .then_some(f.field.as_str())
+        let named = |words: &[&str]| words.iter().any(|w| name.contains(w));
+        let bucket = match f.kind {
+            TypeKind::Integer { .. } => named(&BUCKET_WORDS),
+            TypeKind::String => {
+                f.max_len.is_some_and(|n| n <= SHORT_PREFIX)
+                    && (named(&BUCKET_WORDS) || named(&["prefix"]))
+                    && design
+                        .row_fields
+                        .iter()
+                        .any(|r| !design.partition_fields.contains(r))
+            }
+            _ => false,
+        };
+        bucket.then_some(f.field.as_str())
     })
 }
 
@@ -99,4 +117,46 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
             ),
         },
     ));
+}
+
+#[cfg(test)]
+mod tests {
+    fn found(partition: &str, fields: &str) -> usize {
+        let text = format!(
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "Tokens", partition_key = "{partition}", row_key = "{{handle}}")]
+            struct Token {{ {fields}, handle: String, subject_id: String }}
+            fn by_subject() -> Query {{
+                Query::filter("SubjectId eq 'ann'").unwrap()
+            }}
+            async fn run<B: Backend>(tokens: &Table<'_, B, Token>) {{
+                let _ = tokens.query_all(&by_subject()).await;
+            }}
+            "#
+        );
+        super::super::findings_of("TK109", &text).len()
+    }
+
+    /// A bucket is an integer named like one, or the first few characters of an id the RowKey
+    /// holds whole; a longer string, or one named otherwise, is a partition of its own meaning.
+    #[test]
+    fn short_string_prefixes_are_buckets() {
+        assert_eq!(found("{bucket:02}", "#[table(max = 99)] bucket: u8"), 1);
+        assert_eq!(
+            found(
+                "{handle_prefix}",
+                "#[table(max_len = 3)] handle_prefix: String"
+            ),
+            1
+        );
+        assert_eq!(
+            found(
+                "{handle_prefix}",
+                "#[table(max_len = 40)] handle_prefix: String"
+            ),
+            0
+        );
+        assert_eq!(found("{region}", "#[table(max_len = 3)] region: String"), 0);
+    }
 }
