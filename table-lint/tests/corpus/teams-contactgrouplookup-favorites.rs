@@ -31,16 +31,14 @@ struct FavoriteDistributionListTableEntity {
 }
 
 #[derive(TableEntity)]
-#[table(
-    name = "FavoriteDistributionListMembers",
-    partition_key = "{user_object_id}",
-    row_key = "{pinned_user_id}{distribution_list_id}"
-)]
+#[table(name = "FavoriteDistributionListMembers", partition_key = "{user_object_id}", row_key = "{member_key}")]
 #[table(rename_all = "PascalCase")]
 struct FavoriteDistributionListMemberTableEntity {
     user_object_id: Uuid,
-    /// The favourite member's object id; the original keeps it only in the RowKey.
-    pinned_user_id: Uuid,
+    /// `(pinnedUserId + distributionListId).ToLower()`: the member's and the list's GUIDs, 36
+    /// characters each, with nothing between them.
+    #[table(rename = "DistributionListMemberId", max_len = 72)]
+    member_key: String,
     distribution_list_id: Uuid,
 }
 
