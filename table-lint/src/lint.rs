@@ -528,6 +528,7 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
         enums: scan.enums.clone(),
         inserts: scan.inserts,
         inserted: scan.inserted.clone(),
+        got: scan.got.clone(),
         inserts_untyped: scan.inserts_untyped,
         writes: scan.writes,
         reads: scan

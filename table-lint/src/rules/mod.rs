@@ -149,6 +149,8 @@ pub struct FileFacts {
     pub inserted: Vec<String>,
     /// Whether the file inserts through something whose design it can't tell.
     pub inserts_untyped: bool,
+    /// The designs the file reads by key through their typed tables (`table.get(key)`).
+    pub got: Vec<String>,
     /// Whether the file writes entities in any way (inserts, upserts, updates, batches).
     pub writes: bool,
     /// The queries of the file, with the tables the code around them names.
@@ -204,30 +206,30 @@ pub struct Order {
     pub rows: bool,
 }
 
-/// Which keys' order what a read returns depends on: both when it takes the first rows
-/// (`limited`), otherwise each key its filter (`text`, parsed as `parsed`) ranges over,
-/// anything but one value or every value. A filter that does not parse is taken to depend on
-/// both.
+/// Which keys' order what a read returns depends on: each key its filter (`text`, parsed as
+/// `parsed`) ranges over, anything but one value or every value; and when the read takes the
+/// first rows (`limited`), each key it does not fix to one value (the first rows of one
+/// partition depend on the RowKeys' order, not the PartitionKeys'). A filter that does not
+/// parse is taken to depend on both.
 pub fn depends_on_order(limited: bool, text: &str, parsed: Option<&Filter>) -> Order {
     let both = Order {
         partitions: true,
         rows: true,
     };
-    if limited {
-        return both;
-    }
     if text.is_empty() {
-        return Order::default();
+        return if limited { both } else { Order::default() };
     }
     let Some(filter) = parsed else {
         return both;
     };
     let plan = filter.plan();
+    let point = |r: &table_runtime::query::KeyRange| {
+        matches!((&r.lower, &r.upper),
+            (std::ops::Bound::Included(a), std::ops::Bound::Included(b)) if a == b)
+    };
     let ranged = |r: &table_runtime::query::KeyRange| {
-        let point = matches!((&r.lower, &r.upper),
-            (std::ops::Bound::Included(a), std::ops::Bound::Included(b)) if a == b);
         let open = r.lower == std::ops::Bound::Unbounded && r.upper == std::ops::Bound::Unbounded;
-        !point && !open
+        !point(r) && (limited || !open)
     };
     Order {
         partitions: ranged(&plan.partitions),
@@ -692,6 +694,30 @@ mod tests {
         );
         let input: syn::DeriveInput = syn::parse_str(&text).unwrap();
         table_derive_internals::Design::from_derive_input(&input).unwrap()
+    }
+
+    /// The first rows of one partition depend on the RowKeys' order only; the first rows of a
+    /// filter that fixes no key depend on both orders; a range depends on its key's order.
+    #[test]
+    fn the_order_a_read_depends_on() {
+        let order = |limited: bool, text: &str| {
+            let parsed = table_runtime::query::Filter::parse(text).ok();
+            let o = super::depends_on_order(limited, text, parsed.as_ref());
+            (o.partitions, o.rows)
+        };
+        assert_eq!(order(true, "PartitionKey eq 'a'"), (false, true));
+        assert_eq!(
+            order(true, "PartitionKey eq 'a' and RowKey eq 'b'"),
+            (false, false)
+        );
+        assert_eq!(order(true, "Name eq 'x'"), (true, true));
+        assert_eq!(order(true, ""), (true, true));
+        assert_eq!(order(false, "PartitionKey eq 'a'"), (false, false));
+        assert_eq!(
+            order(false, "PartitionKey ge 'a' and PartitionKey lt 'b'"),
+            (true, false)
+        );
+        assert_eq!(order(false, ""), (false, false));
     }
 
     #[test]

@@ -27,10 +27,11 @@ integer named as a count since 1970 (`at_ms`, `epoch_seconds`, `unix_time`, `tim
 unpadded number that is a RowKey's last part, after fields that vary within the partition
 (`{day}_{batch_at}_{i:unpadded}`), is a note: it orders only rows that share everything before
 it. Where the file shows the
-design's queries and none of them depends on the order of the key that holds the number (each
-reads one key, or whole partitions: no `.top(n)`, no range over that key; a range of
-PartitionKeys reads whole partitions, whatever their RowKeys' order), it is a note: nothing
-reads that key in order yet.
+design's reads and none of them depends on the order of the key that holds the number (each
+reads one key, as a typed table's `get` does, or whole partitions: no range over that key, no
+`.top(n)` that leaves it open; a range of PartitionKeys reads whole partitions, whatever their
+RowKeys' order, and the first rows of one partition depend on its RowKeys' order alone), it is
+a note: nothing reads that key in order yet.
 
 An integer placeholder with an explicit width, `{n:06}` or `{n:6}`, when:
 
@@ -146,8 +147,10 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
         .iter()
         .filter(|r| r.reads(design, ctx.file))
         .collect();
+    // Point reads through the design's typed table (`table.get(key)`) read one key each.
+    let got = ctx.file.got.iter().any(|d| design.ident == d.as_str());
     for k in keys::all(design) {
-        let order_free = !reads.is_empty()
+        let order_free = (!reads.is_empty() || got)
             && reads.iter().all(|r| match k.role {
                 KeyRole::Partition => !r.ordered.partitions,
                 KeyRole::Row => !r.ordered.rows,
@@ -376,6 +379,43 @@ mod tests {
                 crate::diagnostic::Severity::Warning
             ],
             "{found:?}"
+        );
+    }
+
+    /// Reads by key through the typed table (`get`), and the first rows of one partition, say
+    /// nothing of the PartitionKeys' order: an unpadded PartitionKey number is a note. The
+    /// first rows of the table depend on it.
+    #[test]
+    fn point_reads_and_one_partitions_first_rows_do_not_order_partitions() {
+        let text = |read: &str| {
+            format!(
+                r#"
+                #[derive(TableEntity)]
+                #[table(name = "Schools", partition_key = "{{urn:unpadded}}", row_key = "{{day}}")]
+                struct School {{ urn: i64, day: String }}
+                async fn read<B: Backend>(schools: &Table<'_, B, School>) {{
+                    {read}
+                }}
+                "#
+            )
+        };
+        let severities = |read: &str| {
+            crate::rules::findings_of("TK005", &text(read))
+                .iter()
+                .map(|d| d.severity)
+                .collect::<Vec<_>>()
+        };
+        use crate::diagnostic::Severity::{Note, Warning};
+        assert_eq!(severities("let _ = schools.get(key).await;"), [Note]);
+        assert_eq!(
+            severities(
+                "let _ = schools.query_page(&Query::filter(\"PartitionKey eq '5'\").unwrap().top(1)).await;"
+            ),
+            [Note]
+        );
+        assert_eq!(
+            severities("let _ = schools.query_page(&Query::all().top(1)).await;"),
+            [Warning]
         );
     }
 

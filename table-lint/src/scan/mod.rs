@@ -93,6 +93,9 @@ pub struct Scan {
     /// Whether the file inserts into something whose design it can't tell (a receiver of no
     /// known type): such an insert may be of any design of the file.
     pub inserts_untyped: bool,
+    /// The designs the file reads by key through their typed tables (`people.get(…)` where
+    /// `people` is a `Table<_, Person>`), each once: reads of one entity, in no key's order.
+    pub got: Vec<String>,
     /// Whether the file writes entities in any way: inserts, or calls something named
     /// `upsert…`, `update…`, `merge…`, `replace…`, `submit_transaction` or `execute_batch`.
     pub writes: bool,
@@ -701,6 +704,18 @@ impl<'s> Visitor<'s> {
                 }
             } else if writes(word) {
                 self.scan.writes = true;
+            } else if word == "get"
+                && let Some(&design) = t
+                    .prev(i, 0)
+                    .filter(|&dot| t.is_punct(dot, n, b'.'))
+                    .and_then(|dot| t.prev(dot, 0))
+                    .and_then(|at| t.ident(at, n))
+                    .and_then(|receiver| self.tables.get(receiver))
+            {
+                // A typed table's point read: `people.get(key)`.
+                if !self.scan.got.iter().any(|d| d == design) {
+                    self.scan.got.push(design.to_owned());
+                }
             } else if t.is_punct(i + 1, n, b':')
                 && !path_sep(t, i + 1, n)
                 && let Some(at) = t
