@@ -25,6 +25,9 @@ pub static RULE: Rule = Rule {
   under one `allIds` partition) has the same lag as an undeclared inter-partition index, and
   nothing repairs it. A bare shared field (`{user_id}` as one design's RowKey and another's
   PartitionKey) is not enough: per-user data of a conversation is not an index of the users.
+  Nor are rows in one fixed partition that store a property the other design does not have (a
+  user's settings keyed by the user beside the user's favourites): they are records of their
+  own about the same key, not a list of the other design's entities.
 - A design whose same-partition index copies, plus the entity itself, are more operations than
   one entity group transaction takes (`max_operations`, 100 by default). A replace that changes a
   copy's key adds a delete for the old copy too, so stay well below.
@@ -165,6 +168,18 @@ fn hand_made_indexes(designs: &[DesignSummary], out: &mut Vec<(usize, Finding)>)
         let Some(target) = target else {
             continue;
         };
+        // In one fixed partition, rows that store data of their own (a property the other
+        // design does not have: a user's settings keyed by the user) are records about the
+        // same key, not a list of the other design's entities.
+        if !specific
+            && design.fields.iter().any(|f| {
+                !design.partition_fields.contains(&f.field)
+                    && !design.row_fields.contains(&f.field)
+                    && target.property(&f.property).is_none()
+            })
+        {
+            continue;
+        }
         let place = if target.table.eq_ignore_ascii_case(&design.table) {
             "another partition".to_owned()
         } else {
@@ -277,5 +292,29 @@ mod tests {
         assert_eq!(both.len(), 1, "{both:?}");
         assert!(both[0].contains("hand-made index of `User`"), "{}", both[0]);
         assert!(found(&[("src/lookup.rs", lookup)], "").is_empty());
+    }
+
+    /// Every user's id under one fixed partition is a list of the users' partitions; a row per
+    /// user in that partition that stores a setting of its own is the user's record, not a copy.
+    #[test]
+    fn rows_of_their_own_in_a_fixed_partition_are_not_copies() {
+        let favorites = r#"
+            #[derive(TableEntity)]
+            #[table(name = "Favorites", partition_key = "{user_id}", row_key = "{group_id}")]
+            struct Favorite { user_id: String, group_id: String, group_name: String }
+        "#;
+        let list = r#"
+            #[derive(TableEntity)]
+            #[table(name = "Favorites", partition_key = "all_users", row_key = "{user_id}")]
+            struct KnownUser { user_id: String }
+        "#;
+        let settings = r#"
+            #[derive(TableEntity)]
+            #[table(name = "Favorites", partition_key = "default", row_key = "{user_id}")]
+            struct PageSize { user_id: String, page_size: i32 }
+        "#;
+        let listed = found(&[("src/f.rs", favorites), ("src/l.rs", list)], "");
+        assert_eq!(listed.len(), 1, "{listed:?}");
+        assert!(found(&[("src/f.rs", favorites), ("src/s.rs", settings)], "").is_empty());
     }
 }
