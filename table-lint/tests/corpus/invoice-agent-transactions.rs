@@ -23,14 +23,13 @@
 use table_runtime::{Backend, IfMatch, Query, Table, TableEntity};
 
 #[derive(TableEntity)]
-#[table(name = "InvoiceTransactions", partition_key = "{year:04}{month:02}", row_key = "{transaction_id}")]
+#[table(name = "InvoiceTransactions", partition_key = "{year_month:06}", row_key = "{transaction_id}")]
 #[table(rename_all = "PascalCase")]
 struct InvoiceTransaction {
-    /// The year and month of the write, `datetime.now(timezone.utc).strftime("%Y%m")`.
-    #[table(max = 2100)]
-    year: u16,
-    #[table(max = 12)]
-    month: u8,
+    /// The year and month of the write as one number, `datetime.now(timezone.utc).strftime("%Y%m")`
+    /// (`202411`): six digits, validated between 2020 and 2100.
+    #[table(max = 210_012)]
+    year_month: u32,
     /// A ULID (26 characters, time-ordered).
     #[table(max_len = 26)]
     transaction_id: String,
