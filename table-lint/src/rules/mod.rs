@@ -547,7 +547,8 @@ pub fn snake_name(ident: &str) -> String {
 
 /// The part of a date an integer field's name says it holds (`year`, `event_month`, `day`),
 /// past a trailing `_number` or `_of_…`: a key written from a date's parts
-/// (`{year:04}-{month:02}-{day:02}`) is the date it spells.
+/// (`{year:04}-{month:02}-{day:02}`) is the date it spells. A name that holds the year before
+/// the part (`year_month`, `202405`) is a date with its year: `year`.
 pub fn calendar_part(design: &Design, field: &str) -> Option<&'static str> {
     use table_derive_internals::ast::TypeKind;
     let f = design.field(field)?;
@@ -560,14 +561,21 @@ pub fn calendar_part(design: &Design, field: &str) -> Option<&'static str> {
         Some(at) => &words[..at],
         None => &words[..],
     };
-    let last = match words {
-        [.., w, "number" | "num" | "no"] => *w,
-        [.., w] => *w,
+    let (last, before) = match words {
+        [before @ .., w, "number" | "num" | "no"] => (*w, before),
+        [before @ .., w] => (*w, before),
         [] => return None,
     };
-    ["year", "quarter", "month", "week", "day", "hour", "minute"]
+    let part = ["year", "quarter", "month", "week", "day", "hour", "minute"]
         .into_iter()
-        .find(|p| *p == last)
+        .find(|p| *p == last)?;
+    // `year_month`, `year_week`: the year comes with the part, so the value is a date (of one
+    // width, `202405`), not a part that comes round.
+    Some(if before.contains(&"year") {
+        "year"
+    } else {
+        part
+    })
 }
 
 /// Whether a placeholder of `template` stands for a point in time: a time format, a time field,
@@ -718,6 +726,20 @@ mod tests {
             (true, false)
         );
         assert_eq!(order(false, ""), (false, false));
+    }
+
+    /// A part of a date with the year before it is a date that only grows, like a year.
+    #[test]
+    fn a_year_and_month_is_a_date_with_its_year() {
+        let text = "#[table(name = \"T\", partition_key = \"p\", row_key = \"{id}\")] struct T { id: String, year_month: u32, month: u8, month_of_year: u8, birth_year: u16 }";
+        let input: syn::DeriveInput = syn::parse_str(text).unwrap();
+        let design = table_derive_internals::Design::from_derive_input(&input).unwrap();
+        let part = |f: &str| super::calendar_part(&design, f);
+        assert_eq!(part("year_month"), Some("year"));
+        assert_eq!(part("birth_year"), Some("year"));
+        assert_eq!(part("month"), Some("month"));
+        assert_eq!(part("month_of_year"), Some("month"));
+        assert_eq!(part("id"), None);
     }
 
     #[test]
