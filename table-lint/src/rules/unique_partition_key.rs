@@ -21,7 +21,9 @@ row_key = "{order_id}"`). Each partition then holds one entity of the type.
 
 A row that shares its partitions with another entity type of the same table and PartitionKey
 (a department's own row beside its employees, a version row beside a cluster's members) is one
-row of a heterogeneous partition and is not flagged.
+row of a heterogeneous partition and is not flagged; the two PartitionKeys may name their
+fields differently (`appId {id}` on the app, `appId {app_id}` on its deployments) when the
+key-space model says they write the same keys.
 
 It is a note: a partition per entity spreads load perfectly and suits key-value lookups (a
 session, a profile, one part of a wide entity); it is a problem only when the type needs range
@@ -73,7 +75,7 @@ fn check(
     let mut sharing = std::collections::HashSet::new();
     for (i, j) in crate::lint::meeting_pairs(designs) {
         let (a, b) = (&designs[i], &designs[j]);
-        if a.partition_key == b.partition_key {
+        if same_partitions(a, b) {
             if varies(b) {
                 sharing.insert(i);
             }
@@ -158,6 +160,24 @@ fn check(
 /// `uuid`, `row_id`, `row_guid`, `entity_id`, or the struct's name with `_id` (`message_id` on
 /// `Message` or `MessageEntity`). A GUID or text field so named is new for every entity, so
 /// each entity has a partition of its own.
+/// Whether two designs write the same PartitionKeys: one template, or templates that differ
+/// only in their fields' names (`appId {id}` on the app, `appId {app_id}` on its deployments),
+/// segment for segment the same strings and separators in the key-space model.
+fn same_partitions(a: &DesignSummary, b: &DesignSummary) -> bool {
+    if a.partition_key == b.partition_key {
+        return true;
+    }
+    let (Some((pa, _)), Some((pb, _))) = (a.entity_keys(), b.entity_keys()) else {
+        return false;
+    };
+    pa.segments.len() == pb.segments.len()
+        && pa
+            .segments
+            .iter()
+            .zip(&pb.segments)
+            .all(|(x, y)| x.language == y.language && x.follows == y.follows)
+}
+
 fn own_identity(design: &DesignSummary) -> Option<&str> {
     let [field] = design.partition_fields.as_slice() else {
         return None;
@@ -238,5 +258,32 @@ mod tests {
             tk002(r#"partition_key = "{id}_{at:date}", row_key = "{at:iso}""#),
             0
         );
+    }
+
+    /// An app's own row beside its deployments, in partitions the two templates write alike
+    /// with fields of different names, is one row of a heterogeneous partition.
+    #[test]
+    fn partitions_written_alike_under_other_field_names_are_shared() {
+        let found = super::super::findings_of(
+            "TK002",
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "Storage", partition_key = "appId {id}", row_key = "app")]
+            struct App { id: String, name: String }
+            #[derive(TableEntity)]
+            #[table(name = "Storage", partition_key = "appId {app_id}", row_key = "deploymentId {id}")]
+            struct Deployment { app_id: String, id: String, key: String }
+            "#,
+        );
+        assert!(found.is_empty(), "{found:?}");
+        let alone = super::super::findings_of(
+            "TK002",
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "Storage", partition_key = "appId {id}", row_key = "app")]
+            struct App { id: String, name: String }
+            "#,
+        );
+        assert_eq!(alone.len(), 1, "{alone:?}");
     }
 }
