@@ -69,10 +69,6 @@ pub struct Employee {
 #[derive(Debug, Clone, PartialEq, TableEntity)]
 #[table(name = "Employees", partition_key = "{name}", row_key = "department")]
 #[table(entity_type = "Department", rename_all = "PascalCase")]
-#[table(allow(
-    TK002,
-    reason = "the department shares its partition with its employees; the constant RowKey marks its own row"
-))]
 pub struct Department {
     /// The department's name (the partition).
     #[table(max_len = 64)]
