@@ -17,15 +17,12 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 #[derive(TableEntity)]
-#[table(name = "Bookings", partition_key = "{year:04}{month:02}", row_key = "{id}")]
+#[table(name = "Bookings", partition_key = "{year_month:06}", row_key = "{id}")]
 #[table(rename_all = "PascalCase")]
 struct Booking {
-    /// The year of the booked start date (not of the request).
-    #[table(max = 9999)]
-    year: u16,
-    /// The month of the booked start date, 1 to 12.
-    #[table(max = 12)]
-    month: u8,
+    /// `$"{year}{month:D2}"` of the booked start date (not of the request): `202406`.
+    #[table(max = 999_912)]
+    year_month: u32,
     /// The client's id for the booking.
     id: Uuid,
     comment: String,
