@@ -66,6 +66,8 @@
 //!
 //! Literal text with `{field}` or `{field:format}` placeholders (`{{` and `}}` for braces). Two
 //! placeholders always have literal text between them, so a key splits back into its fields.
+//! A template of literal text alone is one constant key; `row_key = ""` is the empty key, which
+//! the service takes too (a store of one entity per partition, as the Bot Framework's, writes it).
 //!
 //! | placeholder | written as |
 //! | --- | --- |

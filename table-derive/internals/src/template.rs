@@ -191,9 +191,6 @@ fn parse_format(field: &str, spec: &str) -> Result<SegmentFormat, TemplateError>
 /// );
 /// ```
 pub fn parse(text: &str) -> Result<Template, TemplateError> {
-    if text.is_empty() {
-        return Err(TemplateError("the key template is empty".into()));
-    }
     let mut parts = Vec::new();
     let mut literal = String::new();
     let mut chars = text.chars().peekable();
@@ -285,10 +282,18 @@ mod tests {
         );
     }
 
+    /// The service takes `""` as a key: an empty template is that one constant key.
+    #[test]
+    fn an_empty_template_is_the_empty_key() {
+        let t = parse("").unwrap();
+        assert!(t.parts.is_empty());
+        assert!(t.is_constant());
+        assert_eq!(t.shape(), "");
+    }
+
     #[test]
     fn errors_say_what_is_wrong() {
         let err = |t: &str| parse(t).unwrap_err().0;
-        assert!(err("").contains("empty"));
         assert!(err("{}").contains("empty placeholder"));
         assert!(err("{id").contains("unclosed"));
         assert!(err("a}").contains("unmatched"));
