@@ -53,8 +53,21 @@ fn named_field<'d>(
             .collect()
     };
     let wanted = plain(literal);
+    // A field the RowKey already holds names the row, not the partition (`{city}` as RowKey
+    // beside the literal `city`); a number that is not an id is a measure (a `score`), not a
+    // key: the literal naming either is a name of its own, not a placeholder left unwritten.
+    let in_row_key = |f: &str| design.row_key.template.placeholders().any(|(p, _)| p == f);
     design.fields.iter().find(|f| {
-        !f.skip && (plain(&f.ident.to_string()) == wanted || plain(&f.property) == wanted)
+        let ident = f.ident.to_string();
+        let integer = matches!(
+            f.kind,
+            table_derive_internals::ast::TypeKind::Integer { .. }
+        );
+        let measure = integer && !super::has_word(&ident, &["id", "key", "no", "number"]);
+        !f.skip
+            && (plain(&ident) == wanted || plain(&f.property) == wanted)
+            && !in_row_key(&ident)
+            && !measure
     })
 }
 
@@ -63,6 +76,11 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
     if !key.template.is_constant() {
         return;
     }
+    // The empty key shows as `""`.
+    let text = match key.template.text.as_str() {
+        "" => "\"\"",
+        t => t,
+    };
     let named = named_field(ctx.design, &key.template.text);
     // A constant RowKey too makes a single row (a counter, a settings row): one entity, not a
     // partition that every entity of the type crowds into. Unless the literal is a field's
@@ -75,8 +93,8 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
         Some(field) => (
             format!(
                 "PartitionKey `{}` has no field, and `{}` is the name of the field `{}`: every `{}` lands in one partition{}",
-                key.template.text,
-                key.template.text,
+                text,
+                text,
                 field.ident,
                 ctx.design.ident,
                 if singleton {
@@ -94,7 +112,7 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
             (
                 format!(
                     "PartitionKey `{}` has no field: every `{}` lands in one partition",
-                    key.template.text, ctx.design.ident
+                    text, ctx.design.ident
                 ),
                 match super::spreading_field(ctx.design, &[]) {
                     Some(field) => format!(
@@ -106,4 +124,48 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
         }
     };
     out.push(Finding::new(key.span, message, help));
+}
+
+#[cfg(test)]
+mod tests {
+    fn found(design: &str) -> Vec<(String, String)> {
+        super::super::findings_of("TK001", &format!("#[derive(TableEntity)]\n{design}\n"))
+            .into_iter()
+            .map(|d| (d.message, d.help.unwrap_or_default()))
+            .collect()
+    }
+
+    /// A literal that names a field is a placeholder left unwritten, unless the field names
+    /// the row (it is the RowKey's) or is a measure (an integer that is not an id).
+    #[test]
+    fn a_literal_naming_a_field_is_a_placeholder_left_unwritten() {
+        let tenant = found(
+            r#"#[table(name = "T", partition_key = "tenant", row_key = "{id}")] struct T { tenant: String, id: String }"#,
+        );
+        assert!(
+            tenant[0].0.contains("is the name of the field `tenant`"),
+            "{tenant:?}"
+        );
+        let votes = found(
+            r#"#[table(name = "Votes", partition_key = "city", row_key = "{city}")] struct Vote { city: String, count: i32 }"#,
+        );
+        assert!(
+            !votes[0].0.contains("is the name of the field"),
+            "{votes:?}"
+        );
+        let scores = found(
+            r#"#[table(name = "Teams", partition_key = "score", row_key = "{team}")] struct Team { team: String, score: i32 }"#,
+        );
+        assert!(
+            !scores[0].0.contains("is the name of the field"),
+            "{scores:?}"
+        );
+        let empty = found(
+            r#"#[table(name = "Cache", partition_key = "", row_key = "{id}")] struct Entry { id: String }"#,
+        );
+        assert!(
+            empty[0].0.starts_with("PartitionKey `\"\"` has no field"),
+            "{empty:?}"
+        );
+    }
 }

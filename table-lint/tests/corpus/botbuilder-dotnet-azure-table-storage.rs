@@ -16,7 +16,7 @@
 use table_runtime::{Backend, IfMatch, Table, TableEntity};
 
 #[derive(TableEntity)]
-#[table(name = "botstate", partition_key = "{storage_key}", row_key = "item")]
+#[table(name = "botstate", partition_key = "{storage_key}", row_key = "")]
 struct StoreItem {
     /// The caller's storage key after SanitizeKey (`msteams%2fconversations%2f19:abc…`).
     storage_key: String,

@@ -16,13 +16,9 @@ use table_runtime::{Backend, IfMatch, Query, Table, TableEntity};
 use time::OffsetDateTime;
 
 #[derive(TableEntity)]
-#[table(name = "Cache", partition_key = "{partition}", row_key = "{key}")]
+#[table(name = "Cache", partition_key = "", row_key = "{key}")]
 #[table(rename_all = "PascalCase")]
 struct TableCacheEntry {
-    /// Always the empty string: the grammar refuses an empty template, so the constant `""`
-    /// is kept as a field that every entry sets to it.
-    #[table(max_len = 0)]
-    partition: String,
     /// The cache key, verbatim.
     key: String,
     /// The value, serialized to JSON.
