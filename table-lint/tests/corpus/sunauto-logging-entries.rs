@@ -22,14 +22,14 @@ use table_runtime::{Backend, IfMatch, Query, Table, TableEntity};
 use uuid::Uuid;
 
 #[derive(TableEntity)]
-#[table(name = "logs", partition_key = "{application}", row_key = "{row_key}")]
+#[table(name = "logs", partition_key = "{application}", row_key = "{entry_id}")]
 #[table(rename_all = "PascalCase")]
 struct Entry {
     /// The application name from the route (`{application:alpha?}`).
     #[table(max_len = 100)]
     application: String,
     /// `Guid.NewGuid().ToString()`.
-    row_key: Uuid,
+    entry_id: Uuid,
     /// `LogLevel.ToString()`: Trace, Debug, Information, Warning, Error, Critical.
     level: String,
     message: Option<String>,
