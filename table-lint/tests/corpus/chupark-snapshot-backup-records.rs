@@ -34,7 +34,7 @@ struct BackupRecord {
     resource_type: String,
 }
 
-/// selectByDateBefore / deleteByDateBefore: the rows older than the cutoff, from every partition.
+/// selectByDateBefore: the rows older than the cutoff, from every partition.
 fn older_than(cutoff_iso: &str) -> Query {
     Query::filter(&format!("Timestamp lt datetime'{}'", cutoff_iso)).unwrap()
 }
@@ -44,14 +44,19 @@ fn everything() -> Query {
     Query::all()
 }
 
-/// snapshotSendToBlob: Add-AzTableRow; deleteByDateBefore: Remove-AzTableRow for each row found.
-async fn bookkeeping<B: Backend>(
+/// snapshotSendToBlob: Add-AzTableRow.
+async fn record_backup<B: Backend>(records: &Table<'_, B, BackupRecord>, r: &BackupRecord) {
+    let _ = records.insert(r).await;
+}
+
+/// deleteByDateBefore: builds the cutoff filter and pipes every row it returns to
+/// Remove-AzTableRow, in one method.
+async fn delete_by_date_before<B: Backend>(
     records: &Table<'_, B, BackupRecord>,
-    r: &BackupRecord,
     key: &<BackupRecord as TableEntity>::Key,
     cutoff_iso: &str,
 ) {
-    let _ = records.insert(r).await;
-    let _ = records.query_page(&older_than(cutoff_iso), None).await;
+    let q = Query::filter(&format!("Timestamp lt datetime'{}'", cutoff_iso)).unwrap();
+    let _ = records.query_page(&q, None).await;
     let _ = records.delete(key, IfMatch::Any).await;
 }
