@@ -34,7 +34,11 @@ rule detects:
   random rows;
 - the entity's RowKey is only a GUID and the file reads the design's rows by a range of an
   integer or time property it stores (`Version ge 5`, `CreatedAt lt datetime'…'`): the rows
-  are wanted in that order, and the range is a scan of the partition instead of a RowKey range.
+  are wanted in that order, and the range is a scan of the partition instead of a RowKey range;
+- the entity's RowKey ends with a GUID after other parts (`"userexec:{user_id}:{execution_id}"`)
+  and the file reads the first rows of a RowKey range that fixes every part before the GUID
+  (`RowKey ge 'userexec:ann:' and RowKey lt 'userexec:ann~'` with `.top(50)`): inside the range
+  the rows come in GUID order, so the page is a random sample of it.
 
 Otherwise a RowKey that is only a GUID is not flagged: it is a fine unique id when nothing is
 read in its order. The linter does not see which generated queries your code calls.
@@ -114,9 +118,67 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
             "lead the RowKey with what queries sort or range over (a time, a number) and put the GUID last; if the GUID groups rows read together, allow TK004 with that reason",
         ));
     }
-    if !first_rows_read(ctx, out) {
+    if !first_rows_read(ctx, out) && !first_rows_of_guid_range(ctx, out) {
         property_range_read(ctx, out);
     }
+}
+
+/// A RowKey that ends with a GUID after other parts (`userexec:{user_id}:{execution_id}`), read
+/// by the first rows of a RowKey range that fixes every part before the GUID (`RowKey ge
+/// 'userexec:ann:' and RowKey lt 'userexec:ann~'`, `.top(50)`): inside the range the rows come
+/// in GUID order, so the first rows are a random sample, as with a RowKey of the GUID alone.
+fn first_rows_of_guid_range(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) -> bool {
+    use table_derive_internals::keyspace::Language;
+    let design = ctx.design;
+    let Ok(space) = KeySpace::new(design, &design.row_key.template) else {
+        return false;
+    };
+    // The GUID is the last value of the key, with only literals after it, and something before.
+    let Some(at) = space.segments.iter().rposition(|s| s.field.is_some()) else {
+        return false;
+    };
+    let guid = &space.segments[at];
+    if guid.language != Language::Guid || space.leading_value().is_some_and(|(i, _)| i == at) {
+        return false;
+    }
+    // Whether `bound` holds every segment before the GUID: the range names one such prefix.
+    let fixes_prefix = |bound: &str| {
+        let mut rest = bound;
+        for segment in &space.segments[..at] {
+            match segment.split(rest) {
+                Ok((_, after)) => rest = after,
+                Err(_) => return false,
+            }
+        }
+        true
+    };
+    let Some(read) = ctx.file.reads.iter().find(|read| {
+        read.limited
+            && read.reads(design, ctx.file)
+            && read.parsed.as_ref().is_some_and(|f| {
+                let rows = f.plan().rows;
+                match rows.lower {
+                    Bound::Included(ref l) | Bound::Excluded(ref l) => fixes_prefix(l),
+                    Bound::Unbounded => false,
+                }
+            })
+    }) else {
+        return false;
+    };
+    let field = guid.field.clone().unwrap_or_default();
+    let (start, end) = keys::part_position(&design.row_key, at);
+    out.push(Finding::at(
+        start,
+        end,
+        format!(
+            "RowKey `{}` ends with the GUID `{field}`, and `{}` with `.top(…)` reads the first rows of a range that fixes everything before it: inside the range the rows come in GUID order, so they are a random sample, not the newest",
+            design.row_key.template.text, read.filter
+        ),
+        format!(
+            "put what the read orders by (a time as `inverted_ticks`, a padded number) before `{{{field}}}` in the RowKey; or read the whole range and sort it in the client"
+        ),
+    ));
+    true
 }
 
 /// A RowKey that is only a GUID, where the file reads the design's rows by a range of a
@@ -288,6 +350,46 @@ mod tests {
         assert!(
             messages[1].contains("like the entity's own RowKey"),
             "{messages:?}"
+        );
+    }
+    /// The first rows of a range that fixes everything before a trailing GUID are a random
+    /// sample of the range; a range that stops short of the GUID's prefix, or a read of the
+    /// whole range, is not noted.
+    #[test]
+    fn the_first_rows_of_a_range_before_a_guid_are_noted() {
+        let found = |filter: &str, top: &str| {
+            let text = format!(
+                r#"
+                #[derive(TableEntity)]
+                #[table(name = "Rel", partition_key = "GLOBAL", row_key = "userexec:{{user_id}}:{{execution_id}}")]
+                struct UserExecution {{ user_id: String, execution_id: Uuid, status: String }}
+                async fn list<B: Backend>(rel: &Table<'_, B, UserExecution>, user: &str) {{
+                    let q = Query::filter(&format!("{filter}", user, user)).unwrap(){top};
+                    let _ = rel.query_page(&q).await;
+                }}
+                "#
+            );
+            super::super::findings_of("TK004", &text)
+                .into_iter()
+                .map(|d| d.message)
+                .collect::<Vec<_>>()
+        };
+        let range =
+            "PartitionKey eq 'GLOBAL' and RowKey ge 'userexec:{}:' and RowKey lt 'userexec:{}~'";
+        let noted = found(range, ".top(50)");
+        assert_eq!(noted.len(), 1, "{noted:?}");
+        assert!(
+            noted[0].contains("ends with the GUID `execution_id`"),
+            "{}",
+            noted[0]
+        );
+        assert!(found(range, "").is_empty());
+        assert!(
+            found(
+                "PartitionKey eq 'GLOBAL' and RowKey ge 'user{}' and RowKey lt 'user{}~'",
+                ".top(50)"
+            )
+            .is_empty()
         );
     }
 }
