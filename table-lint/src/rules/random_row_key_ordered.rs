@@ -71,10 +71,12 @@ order; use the RowKey for the order queries need (log tail, compound key pattern
     check: Check::Entity(check),
 };
 
-/// The key space of a RowKey, when its keys come in random order (a GUID leads them): the
-/// index of the GUID's part, its field, and the field of the next value after it, if any.
-fn random_lead(design: &Design, key: &Key) -> Option<(usize, String, Option<String>)> {
-    let space = KeySpace::new(design, &key.template).ok()?;
+/// Where a RowKey's key space puts a GUID first (its keys come in random order): the index of
+/// the GUID's part, its field, and the field of the next value after it, if any.
+type RandomLead = (usize, String, Option<String>);
+
+/// The [`RandomLead`] of a RowKey's key space, if a GUID leads it.
+fn random_lead(space: &KeySpace) -> Option<RandomLead> {
     if !space.randomly_ordered() {
         return None;
     }
@@ -85,14 +87,26 @@ fn random_lead(design: &Design, key: &Key) -> Option<(usize, String, Option<Stri
     Some((at, lead.field.clone()?, after))
 }
 
+/// The [`RandomLead`] of a key template of `design`.
+fn random_lead_of(design: &Design, key: &Key) -> Option<RandomLead> {
+    random_lead(&KeySpace::new(design, &key.template).ok()?)
+}
+
 fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
     let design = ctx.design;
-    let primary = random_lead(design, &design.row_key).map(|(_, f, _)| f);
+    // The entity's own RowKey, modelled once for every check below.
+    let row_space = KeySpace::new(design, &design.row_key.template).ok();
+    let own_lead = row_space.as_ref().and_then(random_lead);
+    let primary = own_lead.as_ref().map(|(_, f, _)| f.clone());
     for k in keys::all(design)
         .into_iter()
         .filter(|k| k.role == KeyRole::Row)
     {
-        let Some((at, field, after)) = random_lead(design, k.key) else {
+        let lead = match k.index {
+            None => own_lead.clone(),
+            Some(_) => random_lead_of(design, k.key),
+        };
+        let Some((at, field, after)) = lead else {
             continue;
         };
         let (start, end) = keys::part_position(k.key, at);
@@ -118,8 +132,13 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
             "lead the RowKey with what queries sort or range over (a time, a number) and put the GUID last; if the GUID groups rows read together, allow TK004 with that reason",
         ));
     }
-    if !first_rows_read(ctx, out) && !first_rows_of_guid_range(ctx, out) {
-        property_range_read(ctx, out);
+    let Some(row_space) = row_space else {
+        return;
+    };
+    if !first_rows_read(ctx, own_lead.as_ref(), out)
+        && !first_rows_of_guid_range(ctx, &row_space, out)
+    {
+        property_range_read(ctx, own_lead.as_ref(), out);
     }
 }
 
@@ -127,12 +146,13 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
 /// by the first rows of a RowKey range that fixes every part before the GUID (`RowKey ge
 /// 'userexec:ann:' and RowKey lt 'userexec:ann~'`, `.top(50)`): inside the range the rows come
 /// in GUID order, so the first rows are a random sample, as with a RowKey of the GUID alone.
-fn first_rows_of_guid_range(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) -> bool {
+fn first_rows_of_guid_range(
+    ctx: &EntityContext<'_>,
+    space: &KeySpace,
+    out: &mut Vec<Finding>,
+) -> bool {
     use table_derive_internals::keyspace::Language;
     let design = ctx.design;
-    let Ok(space) = KeySpace::new(design, &design.row_key.template) else {
-        return false;
-    };
     // The GUID is the last value of the key, with only literals after it, and something before.
     let Some(at) = space.segments.iter().rposition(|s| s.field.is_some()) else {
         return false;
@@ -184,7 +204,7 @@ fn first_rows_of_guid_range(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) -> 
 /// A RowKey that is only a GUID, where the file reads the design's rows by a range of a
 /// number or a time it stores as a property (`Version ge 5`): the rows are wanted in that
 /// order, and in GUID order the range is scattered over the whole partition.
-fn property_range_read(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
+fn property_range_read(ctx: &EntityContext<'_>, lead: Option<&RandomLead>, out: &mut Vec<Finding>) {
     use table_runtime::query::{CompareOp, Expr, Target};
     fn ranged(e: &Expr, out: &mut Vec<usize>) {
         match e {
@@ -201,7 +221,7 @@ fn property_range_read(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
         }
     }
     let design = ctx.design;
-    let Some((at, field, None)) = random_lead(design, &design.row_key) else {
+    let Some((at, field, None)) = lead else {
         return;
     };
     let found = ctx
@@ -230,7 +250,7 @@ fn property_range_read(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
         TypeKind::Time => format!("{{{}:ticks}}", ranged_field.ident),
         _ => format!("{{{}:020}}", ranged_field.ident),
     };
-    let (start, end) = keys::part_position(&design.row_key, at);
+    let (start, end) = keys::part_position(&design.row_key, *at);
     out.push(Finding::at(
         start,
         end,
@@ -247,9 +267,13 @@ fn property_range_read(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
 /// A RowKey that is only a GUID, where the file reads the first rows of the design's
 /// partitions (`.top(n)` on a query that leaves the RowKey open): the first rows of a random
 /// order are a random sample.
-fn first_rows_read(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) -> bool {
+fn first_rows_read(
+    ctx: &EntityContext<'_>,
+    lead: Option<&RandomLead>,
+    out: &mut Vec<Finding>,
+) -> bool {
     let design = ctx.design;
-    let Some((at, field, None)) = random_lead(design, &design.row_key) else {
+    let Some((at, field, None)) = lead else {
         return false;
     };
     let Some(read) = ctx.file.reads.iter().find(|read| {
@@ -275,7 +299,7 @@ fn first_rows_read(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) -> bool {
         .map_or("a time or a padded number".to_owned(), |f| {
             format!("`{{{}:inverted_ticks}}`", f.ident)
         });
-    let (start, end) = keys::part_position(&design.row_key, at);
+    let (start, end) = keys::part_position(&design.row_key, *at);
     out.push(Finding::at(
         start,
         end,
