@@ -654,6 +654,16 @@ impl<'s> Visitor<'s> {
         }
     }
 
+    /// The design of the typed table a method called at token `i` runs on: `events` in
+    /// `events.insert(…)`, when `events` is bound to a `Table<_, Event>`.
+    fn typed_receiver(&self, i: usize) -> Option<&'s str> {
+        let t = self.toks;
+        let n = t.tokens.len();
+        let dot = t.prev(i, 0).filter(|&dot| t.is_punct(dot, n, b'.'))?;
+        let receiver = t.ident(t.prev(dot, 0)?, n)?;
+        self.tables.get(receiver).copied()
+    }
+
     /// The first pass over the file: names bound to strings and to typed tables, enums of unit
     /// variants, and whether it inserts. Every identifier is looked at, at any depth, with the
     /// tokens after it on its level.
@@ -687,35 +697,17 @@ impl<'s> Visitor<'s> {
             {
                 self.scan.inserts = true;
                 self.scan.writes = true;
-                // The receiver of `name.insert(…)`, when a typed table is bound to its name.
-                let design = t
-                    .prev(i, 0)
-                    .filter(|&dot| t.is_punct(dot, n, b'.'))
-                    .and_then(|dot| t.prev(dot, 0))
-                    .and_then(|at| t.ident(at, n))
-                    .and_then(|receiver| self.tables.get(receiver));
-                match design {
-                    Some(&design) => {
-                        if !self.scan.inserted.iter().any(|d| d == design) {
-                            self.scan.inserted.push(design.to_owned());
-                        }
-                    }
+                match self.typed_receiver(i) {
+                    Some(design) => push_once(&mut self.scan.inserted, design),
                     None => self.scan.inserts_untyped = true,
                 }
             } else if writes(word) {
                 self.scan.writes = true;
             } else if word == "get"
-                && let Some(&design) = t
-                    .prev(i, 0)
-                    .filter(|&dot| t.is_punct(dot, n, b'.'))
-                    .and_then(|dot| t.prev(dot, 0))
-                    .and_then(|at| t.ident(at, n))
-                    .and_then(|receiver| self.tables.get(receiver))
+                && let Some(design) = self.typed_receiver(i)
             {
                 // A typed table's point read: `people.get(key)`.
-                if !self.scan.got.iter().any(|d| d == design) {
-                    self.scan.got.push(design.to_owned());
-                }
+                push_once(&mut self.scan.got, design);
             } else if t.is_punct(i + 1, n, b':')
                 && !path_sep(t, i + 1, n)
                 && let Some(at) = t
@@ -1150,6 +1142,13 @@ fn filter_api_call(t: Toks<'_>, start: usize, i: usize) -> bool {
             (t.ident(four_before, n), method),
             (Some("Query"), Some("filter")) | (Some("Filter"), Some("parse"))
         )
+}
+
+/// Adds `design` to `list` unless it is there already.
+fn push_once(list: &mut Vec<String>, design: &str) {
+    if !list.iter().any(|d| d == design) {
+        list.push(design.to_owned());
+    }
 }
 
 /// Whether a macro formats a string (`format!` and its kin).
