@@ -237,6 +237,17 @@ pub fn depends_on_order(limited: bool, text: &str, parsed: Option<&Filter>) -> O
     }
 }
 
+/// The plan of one branch of a filter's expression (a side of an `or`), as the service would
+/// plan that branch alone.
+pub fn branch_plan(filter: &Filter, expr: &Expr) -> QueryPlan {
+    Filter {
+        expr: expr.clone(),
+        properties: filter.properties.clone(),
+        text: String::new(),
+    }
+    .plan()
+}
+
 /// What a filter rule sees.
 pub struct FilterContext<'a> {
     /// Where the filter is written.

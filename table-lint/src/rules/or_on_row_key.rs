@@ -1,8 +1,7 @@
 //! TK102 `or-on-row-key`: RowKeys joined by `or` inside one partition.
 
 use table_runtime::QueryClass;
-use table_runtime::Value;
-use table_runtime::query::{CompareOp, Expr, Target};
+use table_runtime::query::{Expr, Filter, Target};
 
 use super::{Check, FilterContext, Finding, Level, Rule};
 
@@ -66,22 +65,19 @@ fn or_on_row_key(e: &Expr) -> bool {
     }
 }
 
-/// The PartitionKey the expression fixes with `eq`: in one of its top-level `and`s, or the
-/// same one in every branch of an `or` (`(PartitionKey eq 'a' and …) or (PartitionKey eq 'a'
-/// and …)` reads partition `a` alone, as `PartitionKey eq 'a' and (… or …)` does).
-fn fixed_partition(e: &Expr) -> Option<&str> {
+/// The one PartitionKey every branch of the expression's top-level `or`s reads, as the planner
+/// plans each branch (`(PartitionKey eq 'a' and …) or (PartitionKey eq 'a' and …)` reads
+/// partition `a` alone, as `PartitionKey eq 'a' and (… or …)` does).
+fn fixed_partition(filter: &Filter, e: &Expr) -> Option<String> {
     match e {
-        Expr::And(a, b) => fixed_partition(a).or_else(|| fixed_partition(b)),
         Expr::Or(a, b) => {
-            let p = fixed_partition(a)?;
-            (fixed_partition(b)? == p).then_some(p)
+            let p = fixed_partition(filter, a)?;
+            (fixed_partition(filter, b)? == p).then_some(p)
         }
-        Expr::Compare {
-            target: Target::PartitionKey,
-            op: CompareOp::Eq,
-            literal: Value::String(p),
-        } => Some(p),
-        _ => None,
+        _ => super::branch_plan(filter, e)
+            .partitions
+            .single()
+            .map(str::to_owned),
     }
 }
 
@@ -91,7 +87,7 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
     // the PartitionKey is classed a table scan; it still reads the one partition they name.
     let partition = match ctx.plan.class {
         QueryClass::PartitionScan => ctx.partition_label(),
-        QueryClass::TableScan => match fixed_partition(expr) {
+        QueryClass::TableScan => match fixed_partition(ctx.filter, expr) {
             Some(p) => format!(" `{p}`"),
             None => return,
         },

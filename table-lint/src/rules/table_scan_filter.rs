@@ -64,12 +64,7 @@ fn bounded_partitions(filter: &Filter, expr: &Expr) -> bool {
     if let Expr::Or(a, b) = expr {
         return bounded_partitions(filter, a) && bounded_partitions(filter, b);
     }
-    let branch = Filter {
-        expr: expr.clone(),
-        properties: filter.properties.clone(),
-        text: String::new(),
-    };
-    let partitions = branch.plan().partitions;
+    let partitions = super::branch_plan(filter, expr).partitions;
     !matches!(partitions.lower, Bound::Unbounded) && !matches!(partitions.upper, Bound::Unbounded)
 }
 
