@@ -901,31 +901,84 @@ fn push_capped(
     }
 }
 
-/// Designs by struct name, by table name (lowercased) and by file, to find a query's designs
-/// without reading every design for every query.
+/// The designs one program can meet ([`crate::scope::Scope::meets`]), in the run's order, with
+/// lookups by struct name and by table name (lowercased).
+struct ProgramView<'a> {
+    designs: Vec<&'a DesignSummary>,
+    by_ident: FxHashMap<&'a str, Vec<usize>>,
+    by_table: FxHashMap<String, Vec<usize>>,
+}
+
+/// The run's designs by package and target, and by file, so that a query is judged against
+/// the designs of its own program without reading every design of the run for every query;
+/// each program's view is built once, by the first query written in it.
 struct DesignIndex<'a> {
-    by_ident: std::collections::HashMap<&'a str, Vec<usize>>,
-    by_table: std::collections::HashMap<String, Vec<usize>>,
-    by_file: std::collections::HashMap<&'a Path, Vec<usize>>,
+    designs: &'a [DesignSummary],
+    by_package:
+        FxHashMap<Option<&'a std::ffi::OsStr>, FxHashMap<&'a crate::scope::Target, Vec<usize>>>,
+    by_file: FxHashMap<&'a Path, Vec<usize>>,
+    views: FxHashMap<crate::scope::Scope, ProgramView<'a>>,
 }
 
 impl<'a> DesignIndex<'a> {
     fn new(designs: &'a [DesignSummary]) -> DesignIndex<'a> {
         let mut index = DesignIndex {
-            by_ident: Default::default(),
-            by_table: Default::default(),
-            by_file: Default::default(),
+            designs,
+            by_package: FxHashMap::default(),
+            by_file: FxHashMap::default(),
+            views: FxHashMap::default(),
         };
         for (i, d) in designs.iter().enumerate() {
             index.by_file.entry(d.file.as_path()).or_default().push(i);
-            index.by_ident.entry(&d.ident).or_default().push(i);
             index
-                .by_table
-                .entry(d.table.to_ascii_lowercase())
+                .by_package
+                .entry(d.scope.package.as_deref().map(Path::as_os_str))
+                .or_default()
+                .entry(&d.scope.target)
                 .or_default()
                 .push(i);
         }
         index
+    }
+
+    /// The designs the program of `scope` can meet.
+    fn program(&mut self, scope: &crate::scope::Scope) -> &ProgramView<'a> {
+        use crate::scope::Target;
+        if !self.views.contains_key(scope) {
+            let targets = self
+                .by_package
+                .get(&scope.package.as_deref().map(Path::as_os_str));
+            let mut members: Vec<usize> = match targets {
+                None => Vec::new(),
+                // A library meets every target of its package; another target meets itself
+                // and the library.
+                Some(t) if scope.target == Target::Library => {
+                    t.values().flatten().copied().collect()
+                }
+                Some(t) => [&scope.target, &Target::Library]
+                    .into_iter()
+                    .flat_map(|k| t.get(k).map_or(&[][..], Vec::as_slice))
+                    .copied()
+                    .collect(),
+            };
+            members.sort_unstable();
+            let mut view = ProgramView {
+                designs: Vec::with_capacity(members.len()),
+                by_ident: FxHashMap::default(),
+                by_table: FxHashMap::default(),
+            };
+            for (n, i) in members.into_iter().enumerate() {
+                let d = &self.designs[i];
+                view.designs.push(d);
+                view.by_ident.entry(&d.ident).or_default().push(n);
+                view.by_table
+                    .entry(d.table.to_ascii_lowercase())
+                    .or_default()
+                    .push(n);
+            }
+            self.views.insert(scope.clone(), view);
+        }
+        &self.views[scope]
     }
 }
 
@@ -933,24 +986,19 @@ impl<'a> DesignIndex<'a> {
 /// struct, or a table name some design has), among the designs its program can meet.
 fn tables_queried<'a>(
     site: &FilterSummary,
+    program: &ProgramView<'a>,
+    own_file: &[usize],
     designs: &'a [DesignSummary],
-    index: &DesignIndex<'_>,
 ) -> Vec<&'a DesignSummary> {
-    let mut tables: Vec<String> = Vec::new();
+    let mut tables: Vec<&str> = Vec::new();
     for hint in &site.tables {
-        let found: &[usize] = match hint {
-            scan::TableHint::Design(ident) => index
-                .by_ident
-                .get(ident.as_str())
-                .map_or(&[], Vec::as_slice),
-            scan::TableHint::Name(name) => index
-                .by_table
-                .get(&name.to_ascii_lowercase())
-                .map_or(&[], Vec::as_slice),
+        let found = match hint {
+            scan::TableHint::Design(ident) => program.by_ident.get(ident.as_str()),
+            scan::TableHint::Name(name) => program.by_table.get(&name.to_ascii_lowercase()),
         };
-        for &i in found {
-            let table = designs[i].table.to_ascii_lowercase();
-            if designs[i].scope.meets(&site.scope) && !tables.contains(&table) {
+        for &n in found.map_or(&[][..], Vec::as_slice) {
+            let table = program.designs[n].table.as_str();
+            if !tables.iter().any(|t| t.eq_ignore_ascii_case(table)) {
                 tables.push(table);
             }
         }
@@ -963,13 +1011,7 @@ fn tables_queried<'a>(
         .iter()
         .any(|h| matches!(h, scan::TableHint::Design(_)));
     if tables.is_empty() && !names_a_struct {
-        let own: Vec<&DesignSummary> = index
-            .by_file
-            .get(site.file.as_path())
-            .map_or(&[][..], Vec::as_slice)
-            .iter()
-            .map(|&i| &designs[i])
-            .collect();
+        let own: Vec<&DesignSummary> = own_file.iter().map(|&i| &designs[i]).collect();
         let one_table = own.first().is_some_and(|first| {
             own.iter()
                 .all(|d| d.table.eq_ignore_ascii_case(&first.table))
@@ -978,9 +1020,13 @@ fn tables_queried<'a>(
     }
     tables
         .iter()
-        .flat_map(|t| index.by_table.get(t).map_or(&[][..], Vec::as_slice))
-        .map(|&i| &designs[i])
-        .filter(|d| d.scope.meets(&site.scope))
+        .flat_map(|t| {
+            program
+                .by_table
+                .get(&t.to_ascii_lowercase())
+                .map_or(&[][..], Vec::as_slice)
+        })
+        .map(|&n| program.designs[n])
         .collect()
 }
 
@@ -1018,9 +1064,15 @@ fn filter_findings(
     config: &Config,
 ) -> Vec<(&'static Rule, PathBuf, Finding)> {
     let mut out = Vec::new();
-    let index = DesignIndex::new(designs);
+    let mut index = DesignIndex::new(designs);
     for site in filters {
-        let tables = tables_queried(site, designs, &index);
+        let own_file = index
+            .by_file
+            .get(site.file.as_path())
+            .cloned()
+            .unwrap_or_default();
+        let program = index.program(&site.scope);
+        let tables = tables_queried(site, program, &own_file, designs);
         let parsed = if site.all {
             Ok(Filter {
                 expr: table_runtime::query::Expr::Constant(true),
@@ -1075,7 +1127,7 @@ fn filter_findings(
                                 filter: &filter,
                                 plan: &plan,
                                 options: &options,
-                                designs,
+                                program: &program.designs,
                                 tables: &tables,
                             },
                             &mut found,

@@ -258,8 +258,9 @@ pub struct FilterContext<'a> {
     pub plan: &'a QueryPlan,
     /// The rule's options.
     pub options: &'a RuleOptions,
-    /// Every design of the run.
-    pub designs: &'a [DesignSummary],
+    /// The designs the query's program can meet ([`crate::scope::Scope::meets`]), whatever
+    /// their table.
+    pub program: &'a [&'a DesignSummary],
     /// The designs of the table the code runs the query on, when it shows which (in a
     /// program where they can meet the query); empty when unknown.
     pub tables: &'a [&'a DesignSummary],

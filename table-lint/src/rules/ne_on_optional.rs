@@ -12,8 +12,9 @@ pub static RULE: Rule = Rule {
     pattern: "sparse properties in filters",
     summary: "`Prop ne …` on a property an `Option` field stores: entities without it never match",
     docs: r#"## What it flags
-A `$filter` that compares a user property with `ne` (not under a `not`) when some struct of the
-run stores that property from an `Option` field, so entities whose field is `None` lack it:
+A `$filter` that compares a user property with `ne` (not under a `not`) when a struct of the
+table it queries (of its program, when the code doesn't show the table) stores that property
+from an `Option` field, so entities whose field is `None` lack it:
 `Nickname ne 'Bob'` with `nickname: Option<String>`. A comparison with an empty text or the text
 `null` (`Nickname ne ''`) is the usual way to ask for entities that have a value, and is not
 flagged: leaving out those without it is what it asks.
@@ -75,8 +76,14 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
         let Some(property) = ctx.filter.properties.get(i) else {
             continue;
         };
-        let owners: Vec<String> = ctx
-            .designs
+        // The designs of the table queried, when the code shows it; else every design the
+        // query's program can store.
+        let candidates = if ctx.tables.is_empty() {
+            ctx.program
+        } else {
+            ctx.tables
+        };
+        let owners: Vec<String> = candidates
             .iter()
             .filter(|d| d.optional_properties.iter().any(|p| p == property))
             .map(|d| format!("`{}`", d.ident))
@@ -119,5 +126,31 @@ mod tests {
         assert_eq!(found("PartitionKey eq 'a' and nickname ne 'Bob'"), 1);
         assert_eq!(found("PartitionKey eq 'a' and nickname ne ''"), 0);
         assert_eq!(found("PartitionKey eq 'a' and nickname ne 'null'"), 0);
+    }
+
+    /// A struct of another program (here: files of other folders, outside any package) never
+    /// stores what this program's query reads.
+    #[test]
+    fn only_the_querys_program_counts() {
+        let design = r#"
+            #[derive(TableEntity)]
+            #[table(name = "People", partition_key = "{team}", row_key = "{id}")]
+            struct Person { team: String, id: String, nickname: Option<String> }
+        "#;
+        let query = r#"fn q() -> Query { Query::filter("PartitionKey eq 'a' and nickname ne 'Bob'").unwrap() }"#;
+        let found = |design_at: &str, query_at: &str| {
+            let file = |path: &str, text: &str| crate::source::SourceFile {
+                path: path.into(),
+                text: text.to_owned(),
+            };
+            let files = vec![file(design_at, design), file(query_at, query)];
+            crate::lint::lint_sources(files, &crate::config::Config::default())
+                .diagnostics
+                .into_iter()
+                .filter(|d| d.code == "TK105")
+                .count()
+        };
+        assert_eq!(found("one/person.rs", "one/query.rs"), 1);
+        assert_eq!(found("one/person.rs", "two/query.rs"), 0);
     }
 }
