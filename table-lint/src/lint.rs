@@ -572,7 +572,14 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
                 }
             })
             .collect(),
-        designs: scan.entities.len(),
+        one_table: scan.entities.first().is_some_and(|first| {
+            scan.entities
+                .iter()
+                .all(|e| match (&e.table, &first.table) {
+                    (Some(t), Some(f)) => t.eq_ignore_ascii_case(f),
+                    _ => false,
+                })
+        }),
     };
     for site in &scan.entities {
         let design = match &site.design {

@@ -155,8 +155,9 @@ pub struct FileFacts {
     pub writes: bool,
     /// The queries of the file, with the tables the code around them names.
     pub reads: Vec<Read>,
-    /// How many designs the file declares.
-    pub designs: usize,
+    /// Whether the file declares designs and they all have one table: a query that names no
+    /// table runs on it (as the filter rules judge such a query against the file's designs).
+    pub one_table: bool,
 }
 
 /// A query the code sends.
@@ -180,12 +181,13 @@ pub struct Read {
 
 impl Read {
     /// Whether this read runs on `design`'s table: the code names it; or names no table, and
-    /// the file declares only this design, or the filter tests properties only it stores.
+    /// the filter tests properties only this design of the file stores, or (no such design)
+    /// the file's designs all have one table.
     pub fn reads(&self, design: &table_derive_internals::Design, facts: &FileFacts) -> bool {
         if self.tables.is_empty() {
             return match &self.owner {
                 Some(owner) => design.ident == owner.as_str(),
-                None => facts.designs == 1,
+                None => facts.one_table,
             };
         }
         self.tables.iter().any(|hint| match hint {

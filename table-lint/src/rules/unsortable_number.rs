@@ -382,6 +382,34 @@ mod tests {
         );
     }
 
+    /// A query that names no table runs on the table of its file's designs when they share
+    /// one: a whole read of it orders nothing, and its first rows depend on every key's order.
+    #[test]
+    fn a_query_naming_no_table_reads_the_files_one_table() {
+        let text = |read: &str| {
+            format!(
+                r#"
+                #[derive(TableEntity)]
+                #[table(name = "Journeys", partition_key = "Journey", row_key = "{{key}}")]
+                struct Journey {{ key: String, name: String }}
+                #[derive(TableEntity)]
+                #[table(name = "Journeys", partition_key = "{{key}}", row_key = "{{step:unpadded}}")]
+                struct Step {{ key: String, step: u32 }}
+                fn read() -> Query {{ {read} }}
+                "#
+            )
+        };
+        let severities = |read: &str| {
+            crate::rules::findings_of("TK005", &text(read))
+                .iter()
+                .map(|d| d.severity)
+                .collect::<Vec<_>>()
+        };
+        use crate::diagnostic::Severity::{Note, Warning};
+        assert_eq!(severities("Query::all()"), [Note]);
+        assert_eq!(severities("Query::all().top(3)"), [Warning]);
+    }
+
     /// Reads by key through the typed table (`get`), and the first rows of one partition, say
     /// nothing of the PartitionKeys' order: an unpadded PartitionKey number is a note. The
     /// first rows of the table depend on it.
