@@ -950,24 +950,16 @@ impl<'a> DesignIndex<'a> {
 
     /// The designs the program of `scope` can meet.
     fn program(&mut self, scope: &crate::scope::Scope) -> &ProgramView<'a> {
-        use crate::scope::Target;
         if !self.views.contains_key(scope) {
-            let targets = self
+            // The package's designs of the targets that meet this one.
+            let mut members: Vec<usize> = self
                 .by_package
-                .get(&scope.package.as_deref().map(Path::as_os_str));
-            let mut members: Vec<usize> = match targets {
-                None => Vec::new(),
-                // A library meets every target of its package; another target meets itself
-                // and the library.
-                Some(t) if scope.target == Target::Library => {
-                    t.values().flatten().copied().collect()
-                }
-                Some(t) => [&scope.target, &Target::Library]
-                    .into_iter()
-                    .flat_map(|k| t.get(k).map_or(&[][..], Vec::as_slice))
-                    .copied()
-                    .collect(),
-            };
+                .get(&scope.package.as_deref().map(Path::as_os_str))
+                .into_iter()
+                .flatten()
+                .filter(|(target, _)| crate::scope::Target::meet(target, &scope.target))
+                .flat_map(|(_, designs)| designs.iter().copied())
+                .collect();
             members.sort_unstable();
             let mut view = ProgramView {
                 designs: Vec::with_capacity(members.len()),

@@ -30,6 +30,14 @@ pub enum Target {
     Program(String),
 }
 
+impl Target {
+    /// Whether two targets of one package can be linked into one program: the same target, or
+    /// the library and any target (which links it).
+    pub fn meet(a: &Target, b: &Target) -> bool {
+        a == b || *a == Target::Library || *b == Target::Library
+    }
+}
+
 /// Where a design lives: its package (the folder of its `Cargo.toml`) and its target.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Scope {
@@ -49,9 +57,7 @@ impl Scope {
         // and far cheaper than `Path`'s component-wise equality.
         self.package.as_ref().map(|p| p.as_os_str())
             == other.package.as_ref().map(|p| p.as_os_str())
-            && (self.target == other.target
-                || self.target == Target::Library
-                || other.target == Target::Library)
+            && Target::meet(&self.target, &other.target)
     }
 
     /// The target's name as `table-lint.toml` writes it: `lib`, `bin:server`, `test:orders`.
