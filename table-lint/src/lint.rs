@@ -415,6 +415,20 @@ struct FileOutcome {
     findings: Vec<RawFinding>,
     designs: Vec<DesignSummary>,
     filters: Vec<FilterSummary>,
+    /// Whether the file declares a `fn main` of its own (read only for a file with designs or
+    /// filters, whose program it helps find).
+    has_main: bool,
+    /// Whether the file holds a suppression comment ([`crate::suppress::marked`]).
+    marked: bool,
+}
+
+/// Whether a file declares a `fn main` at the start of a line.
+fn declares_main(text: &str) -> bool {
+    text.lines().any(|l| {
+        l.starts_with("fn main(")
+            || l.starts_with("pub fn main(")
+            || l.starts_with("async fn main(")
+    })
 }
 
 /// How a rule's findings are reported at a level; `None` when they are not.
@@ -506,6 +520,8 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
         designs: Vec::new(),
         filters: Vec::new(),
         file,
+        has_main: false,
+        marked: false,
     };
     let path = outcome.file.path.clone();
     let parsed: Result<Scan, scan::ScanError> = scan::scan(&outcome.file.text);
@@ -793,7 +809,7 @@ fn check_all(inputs: Vec<Input>, config: &Config) -> Vec<Checked> {
                     }
                 },
             };
-            let outcome = if might_matter(&file.text) {
+            let mut outcome = if might_matter(&file.text) {
                 let outcome = check_file(file, config);
                 // Every span of the file has become a line and column in `outcome`; dropping
                 // the thread's span table frees the copy of the text proc-macro2 keeps for
@@ -807,8 +823,14 @@ fn check_all(inputs: Vec<Input>, config: &Config) -> Vec<Checked> {
                     designs: Vec::new(),
                     filters: Vec::new(),
                     file,
+                    has_main: false,
+                    marked: false,
                 }
             };
+            // Read here, on the threads, rather than when the outcomes are merged.
+            outcome.has_main = (!outcome.designs.is_empty() || !outcome.filters.is_empty())
+                && declares_main(&outcome.file.text);
+            outcome.marked = crate::suppress::marked(&outcome.file.text);
             done.push((n, Ok(outcome)));
         }
     };
@@ -840,13 +862,17 @@ pub fn lint_paths(paths: &[PathBuf], config: &Config) -> Result<Report, String> 
 /// compare component by component, which is slow), and the findings by their file's rank.
 fn sort(report: &mut Report) {
     let diagnostics = std::mem::take(&mut report.diagnostics);
-    let distinct: FxHashSet<&Path> = diagnostics.iter().map(|d| &*d.file).collect();
-    let mut files: Vec<&Path> = distinct.into_iter().collect();
+    // Paths are hashed as their bytes (every path of a run is made the same way), which is far
+    // cheaper than `Path`'s hash, component by component; they are sorted as paths.
+    let distinct: FxHashSet<&std::ffi::OsStr> =
+        diagnostics.iter().map(|d| d.file.as_os_str()).collect();
+    let mut files: Vec<&Path> = distinct.into_iter().map(Path::new).collect();
     files.sort_unstable();
-    let rank: FxHashMap<&Path, usize> = files.into_iter().zip(0..).collect();
+    let rank: FxHashMap<&std::ffi::OsStr, usize> =
+        files.into_iter().map(Path::as_os_str).zip(0..).collect();
     let ranks: Vec<usize> = diagnostics
         .iter()
-        .map(|d| rank.get(&*d.file).copied().unwrap_or(usize::MAX))
+        .map(|d| rank.get(d.file.as_os_str()).copied().unwrap_or(usize::MAX))
         .collect();
     drop(rank);
     let mut keyed: Vec<(usize, Diagnostic)> = ranks.into_iter().zip(diagnostics).collect();
@@ -923,7 +949,7 @@ struct DesignIndex<'a> {
     designs: &'a [DesignSummary],
     by_package:
         FxHashMap<Option<&'a std::ffi::OsStr>, FxHashMap<&'a crate::scope::Target, Vec<usize>>>,
-    by_file: FxHashMap<&'a Path, Vec<usize>>,
+    by_file: FxHashMap<&'a std::ffi::OsStr, Vec<usize>>,
     views: FxHashMap<crate::scope::Scope, ProgramView<'a>>,
 }
 
@@ -936,7 +962,7 @@ impl<'a> DesignIndex<'a> {
             views: FxHashMap::default(),
         };
         for (i, d) in designs.iter().enumerate() {
-            index.by_file.entry(d.file.as_path()).or_default().push(i);
+            index.by_file.entry(d.file.as_os_str()).or_default().push(i);
             index
                 .by_package
                 .entry(d.scope.package.as_deref().map(Path::as_os_str))
@@ -1067,7 +1093,7 @@ fn filter_findings(
     for site in filters {
         let own_file = index
             .by_file
-            .get(site.file.as_path())
+            .get(site.file.as_os_str())
             .cloned()
             .unwrap_or_default();
         let program = index.program(&site.scope);
@@ -1169,16 +1195,15 @@ fn lint_inputs(inputs: Vec<Input>, config: &Config) -> Report {
     let mut filters: Vec<FilterSummary> = Vec::new();
     // Every file's text, in input order; shared with the report's sources, not copied.
     let mut texts: Vec<(PathBuf, Arc<String>)> = Vec::new();
+    // The files with suppression comments among them.
+    let mut marked: Vec<(PathBuf, Arc<String>)> = Vec::new();
     // Each file's program, found once per file that has designs or filters.
     let mut scopes = crate::scope::Scopes::default();
     for mut o in outcomes {
         if !o.designs.is_empty() || !o.filters.is_empty() {
-            let has_main = o.file.text.lines().any(|l| {
-                l.starts_with("fn main(")
-                    || l.starts_with("pub fn main(")
-                    || l.starts_with("async fn main(")
-            });
-            let scope = scopes.of(&o.file.path, has_main).grouped(&config.programs);
+            let scope = scopes
+                .of(&o.file.path, o.has_main)
+                .grouped(&config.programs);
             for design in &mut o.designs {
                 design.scope = scope.clone();
                 if design.unit_test {
@@ -1211,7 +1236,11 @@ fn lint_inputs(inputs: Vec<Input>, config: &Config) -> Report {
         }
         designs.extend(o.designs);
         filters.extend(o.filters);
-        texts.push((o.file.path, Arc::new(o.file.text)));
+        let text = Arc::new(o.file.text);
+        if o.marked {
+            marked.push((o.file.path.clone(), Arc::clone(&text)));
+        }
+        texts.push((o.file.path, text));
     }
 
     // Rules across designs, and filters: both only read the designs, so they run side by side;
@@ -1273,12 +1302,16 @@ fn lint_inputs(inputs: Vec<Input>, config: &Config) -> Report {
         }
     }
 
-    crate::suppress::apply(&mut report.diagnostics, &texts, config);
+    crate::suppress::apply(&mut report.diagnostics, &marked, config);
 
     // The texts of the files with findings, for snippets.
-    let with_findings: FxHashSet<&Path> = report.diagnostics.iter().map(|d| &*d.file).collect();
+    let with_findings: FxHashSet<&std::ffi::OsStr> = report
+        .diagnostics
+        .iter()
+        .map(|d| d.file.as_os_str())
+        .collect();
     for (path, text) in &texts {
-        if with_findings.contains(path.as_path()) {
+        if with_findings.contains(path.as_os_str()) {
             report.sources.insert(path.clone(), Arc::clone(text));
         }
     }

@@ -2,7 +2,7 @@
 //! string): `// table-lint: allow(TK101, reason = "…")` on the line of the finding or the line
 //! above it. A comment that suppresses nothing is reported like an unused `#[table(allow)]`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::config::Config;
 use crate::diagnostic::{Diagnostic, Position, Severity};
@@ -53,30 +53,37 @@ pub fn comments(text: &str) -> Vec<CommentAllow> {
     out
 }
 
+/// Whether a file's text holds a suppression comment (the files [`apply`] reads again).
+pub fn marked(text: &str) -> bool {
+    static FINDER: std::sync::OnceLock<memchr::memmem::Finder<'static>> =
+        std::sync::OnceLock::new();
+    FINDER
+        .get_or_init(|| memchr::memmem::Finder::new(MARKER.as_bytes()))
+        .find(text.as_bytes())
+        .is_some()
+}
+
 /// Removes the findings that a comment on their line or the line above suppresses, and reports
-/// comments that suppress nothing, name no rule, or give no reason.
+/// comments that suppress nothing, name no rule, or give no reason. `marked` holds the files
+/// with such comments ([`marked`]); most runs have none.
 pub fn apply(
     diagnostics: &mut Vec<Diagnostic>,
-    texts: &[(PathBuf, std::sync::Arc<String>)],
+    marked: &[(PathBuf, std::sync::Arc<String>)],
     config: &Config,
 ) {
-    // Only files with a marker are read again; most runs have none.
-    let marked: Vec<&(PathBuf, std::sync::Arc<String>)> = texts
-        .iter()
-        .filter(|(_, text)| text.contains(MARKER))
-        .collect();
     if marked.is_empty() {
         return;
     }
     // Each marked file's findings, found once: many comments and many findings stay linear.
-    let mut by_file: rustc_hash::FxHashMap<&Path, Vec<usize>> = Default::default();
+    // Paths are keyed by their bytes, as every path of a run is made the same way.
+    let mut by_file: rustc_hash::FxHashMap<&std::ffi::OsStr, Vec<usize>> = Default::default();
     for (i, d) in diagnostics.iter().enumerate() {
-        by_file.entry(&d.file).or_default().push(i);
+        by_file.entry(d.file.as_os_str()).or_default().push(i);
     }
     let mut removed = vec![false; diagnostics.len()];
     let mut extra = Vec::new();
     for (path, text) in marked {
-        let in_file = by_file.get(path.as_path()).map_or(&[][..], Vec::as_slice);
+        let in_file = by_file.get(path.as_os_str()).map_or(&[][..], Vec::as_slice);
         for allow in comments(text) {
             let rule = rules::find(&allow.rule);
             let mut suppressed = false;
