@@ -34,6 +34,7 @@ struct ShareVersionEntity {
     #[table(max_len = 140)]
     identity_locator: String,
     /// `u64::MAX - version`: the newest version sorts first.
+    #[table(as_string)]
     inverted_version: u64,
     /// The Key Vault secret version holding this version's value.
     guid: String,
@@ -52,6 +53,7 @@ struct KeyVersionEntity {
     key_name: String,
     #[table(max_len = 140)]
     identity_locator: String,
+    #[table(as_string)]
     inverted_version: u64,
     guid: String,
     expiry: Option<u64>,

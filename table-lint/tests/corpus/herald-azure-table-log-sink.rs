@@ -26,9 +26,9 @@ struct LogEventEntity {
     /// `evt.TimeUtc`: the date is the PartitionKey, the inverted ticks lead the RowKey.
     #[table(rename = "EventTimeUtc")]
     event_time: OffsetDateTime,
-    /// The sink instance's counter, `D10`.
+    /// The sink instance's counter (a `long`), `D10`.
     #[table(max = 9_999_999_999)]
-    sequence: u64,
+    sequence: i64,
     level: String,
     category: String,
     message: String,

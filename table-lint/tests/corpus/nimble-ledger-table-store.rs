@@ -25,8 +25,7 @@ struct LedgerEntryRow {
     #[table(max_len = 43)]
     handle: String,
     /// The entry's position in the ledger; the RowKey is its decimal text.
-    #[table(max = 9_223_372_036_854_775_807)]
-    height: u64,
+    height: i64,
     block: String,
     receipt: String,
     nonces: String,
@@ -52,7 +51,7 @@ fn tail(handle: &str) -> Query {
 }
 
 /// find_db_entry(handle, height): one entry, for read_ledger_by_index and receipts.
-fn entry_at(handle: &str, height: u64) -> Query {
+fn entry_at(handle: &str, height: i64) -> Query {
     Query::filter(&format!("PartitionKey eq '{}' and RowKey eq '{}'", handle, height)).unwrap()
 }
 
