@@ -676,6 +676,17 @@ impl KeySpace {
         })
     }
 
+    /// The one key the space writes when it is made of literals only (`"Duty"`), else `None`.
+    pub fn constant(&self) -> Option<String> {
+        self.segments
+            .iter()
+            .map(|s| match &s.language {
+                Language::Literal(text) => Some(text.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The first segment that writes a value (not a literal), with its index: the one that
     /// decides the order of the keys, after any literal they all share.
     pub fn leading_value(&self) -> Option<(usize, &Segment)> {
@@ -823,6 +834,14 @@ pub(crate) mod tests {
             space(d, template).matches(key).is_err(),
             "`{template}` accepts {key:?}"
         );
+    }
+
+    #[test]
+    fn a_space_of_literals_writes_one_key() {
+        let d = every_kind();
+        assert_eq!(space(&d, "Duty").constant().as_deref(), Some("Duty"));
+        assert_eq!(space(&d, "{name}").constant(), None);
+        assert_eq!(space(&d, "user_{id}").constant(), None);
     }
 
     #[test]

@@ -30,7 +30,10 @@ the queried table can write, as the key-space model answers it: `PartitionKey ge
 PartitionKey lt 'V_'` over `partition_key = "U_{user_hash}"` reads every user's partition.
 
 A `Query::all()` in test code (an integration test, a bench, or a `#[cfg(test)]` item) is a
-note: tests often read a whole table to check what it holds.
+note: tests often read a whole table to check what it holds. So is a read of a table whose
+designs (as the code shows them, the table queried named) write every row, index copies
+included, under one and the same constant PartitionKey (`partition_key = "Duty"`): it reads that
+one partition, as a partition scan would, and TK001 reports the single partition.
 
 When the code shows which table the query runs on (`Employee::TABLE`, a `Table<_, Employee>`,
 or a literal name that a design's table has), the help names the generated query of that
@@ -108,6 +111,33 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
     {
         return;
     }
+    // Every row of the table is written under one PartitionKey: the read is that partition's
+    // scan, and TK001 reports the single partition itself.
+    if let Some(partition) = only_partition(ctx) {
+        let table = &ctx.tables[0].table;
+        let (message, help) = if ctx.site.all {
+            (
+                format!(
+                    "`Query::all()` reads all of `{table}`, whose every row is written under the one PartitionKey `{partition}`: that partition, no more than a partition scan reads"
+                ),
+                format!(
+                    "read it with `PartitionKey eq '{partition}'`, so that the query keeps to that partition if the table gets others"
+                ),
+            )
+        } else {
+            (
+                format!(
+                    "`{}` has no `PartitionKey eq`, but every row of `{table}` is written under the one PartitionKey `{partition}`: it reads that partition, no more than a partition scan would",
+                    ctx.filter.text
+                ),
+                format!(
+                    "add `PartitionKey eq '{partition}' and` to the filter, so that the query keeps to that partition if the table gets others"
+                ),
+            )
+        };
+        out.push(Finding::at(ctx.site.start, ctx.site.end, message, help).as_note());
+        return;
+    }
     let table = ctx
         .tables
         .first()
@@ -141,6 +171,27 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
     } else {
         finding
     });
+}
+
+/// The PartitionKey every row of the queried table is written under, when the code shows the
+/// table and its designs write all their rows (the entity's and each index copy's) under one
+/// and the same constant PartitionKey.
+fn only_partition(ctx: &FilterContext<'_>) -> Option<String> {
+    let mut only: Option<String> = None;
+    for d in ctx.tables {
+        // A row the model can't describe could be written anywhere.
+        if d.rows.len() != 1 + d.indexes.len() {
+            return None;
+        }
+        for (_, partition, _) in &d.rows {
+            let key = partition.constant()?;
+            match &only {
+                Some(k) if *k != key => return None,
+                _ => only = Some(key),
+            }
+        }
+    }
+    only
 }
 
 /// Whether the filter reads the newest partitions of tables whose PartitionKeys lead with a
@@ -194,6 +245,52 @@ mod tests {
             .into_iter()
             .map(|d| d.message)
             .collect()
+    }
+
+    /// A table whose rows are all written under one constant PartitionKey is read one partition
+    /// at a time, whatever the filter: a note. Another partition anywhere (a second design, an
+    /// index copy) makes it a scan again.
+    #[test]
+    fn a_table_of_one_constant_partition_is_read_as_that_partition() {
+        let severities = |other: &str| {
+            let text = format!(
+                r#"
+                #[derive(TableEntity)]
+                #[table(name = "Duties", partition_key = "Duty", row_key = "{{id}}")]
+                {other}
+                struct Duty {{ id: String, name: String, role: String }}
+                {{second}}
+                fn by_name() -> Query {{ Query::filter("Name eq 'a'").unwrap() }}
+                fn all() -> Query {{ Query::all() }}
+                "#
+            );
+            (
+                super::super::findings_of("TK101", &text.replace("{second}", ""))
+                    .iter()
+                    .map(|d| d.severity)
+                    .collect::<Vec<_>>(),
+                super::super::findings_of(
+                    "TK101",
+                    &text.replace(
+                        "{second}",
+                        r#"#[derive(TableEntity)]
+                        #[table(name = "Duties", partition_key = "{role}", row_key = "{id}")]
+                        struct Role { role: String, id: String }"#,
+                    ),
+                )
+                .iter()
+                .map(|d| d.severity)
+                .collect::<Vec<_>>(),
+            )
+        };
+        use crate::diagnostic::Severity::{Note, Warning};
+        let (alone, beside_another) = severities("");
+        assert_eq!(alone, [Note, Note]);
+        assert_eq!(beside_another, [Warning, Warning]);
+        let (with_index, _) = severities(
+            r#"#[table(index(name = "by_role", partition_key = "{role}", row_key = "{id}"))]"#,
+        );
+        assert_eq!(with_index, [Warning, Warning]);
     }
 
     /// The message says whether the filter leaves PartitionKey out or tests it in a way that
