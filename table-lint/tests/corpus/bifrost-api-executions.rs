@@ -36,6 +36,7 @@ struct WorkflowExecution {
     org_scope: String,
     /// The start; the original keys it as `9999999999999 − milliseconds`, 13 digits.
     started_at: OffsetDateTime,
+    #[table(as_string)]
     execution_id: Uuid,
     workflow_name: String,
     form_id: Option<String>,
@@ -59,6 +60,7 @@ struct WorkflowExecution {
 struct UserExecutionIndex {
     /// The Easy Auth user id.
     user_id: String,
+    #[table(as_string)]
     execution_id: Uuid,
     organization_id: Option<String>,
     workflow_name: String,
@@ -78,6 +80,7 @@ struct WorkflowExecutionIndex {
     workflow_name: String,
     /// The organisation's id or `GLOBAL`.
     scope: String,
+    #[table(as_string)]
     execution_id: Uuid,
     organization_id: Option<String>,
     executed_by: String,
@@ -95,6 +98,7 @@ struct WorkflowExecutionIndex {
 #[table(rename_all = "PascalCase")]
 struct FormExecutionIndex {
     form_id: String,
+    #[table(as_string)]
     execution_id: Uuid,
     organization_id: Option<String>,
     workflow_name: String,
@@ -113,6 +117,7 @@ struct FormExecutionIndex {
 #[table(rename_all = "PascalCase")]
 struct ExecutionStatusIndex {
     status: String,
+    #[table(as_string)]
     execution_id: Uuid,
     organization_id: Option<String>,
     workflow_name: String,

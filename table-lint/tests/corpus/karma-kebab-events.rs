@@ -29,6 +29,7 @@ struct EventEntity {
     #[table(max_len = 64)]
     event_partition: String,
     /// `uuid.New()` in CreateEvent.
+    #[table(as_string)]
     event_id: Uuid,
     /// `StartTime.Format(time.RFC3339)`: text, not an Edm.DateTime.
     start_time: String,
@@ -52,8 +53,10 @@ struct EventShiftLink {
     /// The event's PartitionKey, copied from the update request's path.
     #[table(max_len = 64)]
     event_partition: String,
+    #[table(as_string)]
     shift_id: Uuid,
     /// The event's id (its RowKey).
+    #[table(as_string)]
     event_row_key: Uuid,
 }
 

@@ -48,6 +48,7 @@ struct TeamMemberEntity {
     #[table(max_len = 64)]
     user_id: String,
     /// The team's id (a GUID string).
+    #[table(as_string)]
     team_id: Uuid,
     description: String,
     /// `TeamMemberRole`: admin or member.

@@ -33,6 +33,7 @@ struct CorporateLink {
     aadupn: String,
     aadname: String,
     /// Generated when the link is created.
+    #[table(as_string)]
     linkid: Uuid,
     service_account: Option<bool>,
     service_account_mail: Option<String>,
