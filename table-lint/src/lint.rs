@@ -141,6 +141,8 @@ pub struct FieldSummary {
     pub kind: table_derive_internals::ast::TypeKind,
     /// The most UTF-16 code units a string field holds, if declared (`max_len`).
     pub max_len: Option<usize>,
+    /// The EDM type it is stored as, when the derive decides it (not a type of the user's own).
+    pub edm: Option<table_derive_internals::edm::EdmType>,
 }
 
 impl DesignSummary {
@@ -362,6 +364,10 @@ pub struct FilterSummary {
     pub all: bool,
     /// The tables the code around the query names.
     pub tables: Vec<scan::TableHint>,
+    /// When the code names no table and the file's designs have several tables: the one design
+    /// of the file that stores every property the filter tests, if only one does
+    /// ([`rules::Read::owner`]).
+    pub owner: Option<String>,
     /// Whether the block that runs the query deletes entities.
     pub deletes: bool,
     /// Whether the query is limited to its first rows (`.top(n)`).
@@ -714,6 +720,10 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
                     property: f.property.clone(),
                     kind: f.kind.clone(),
                     max_len: f.max_len,
+                    edm: match table_derive_internals::edm::Storage::of(f) {
+                        table_derive_internals::edm::Storage::Property { edm, .. } => edm,
+                        table_derive_internals::edm::Storage::Skipped => None,
+                    },
                 })
                 .collect(),
             partition_fields: design
@@ -749,9 +759,10 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
             queries: table_derive_internals::queries::specs(design),
         });
     }
-    for site in scan.filters {
+    for (site, read) in scan.filters.into_iter().zip(&facts.reads) {
         let (start, end) = (site.start, site.end);
         outcome.filters.push(FilterSummary {
+            owner: read.owner.clone(),
             file: path.clone(),
             text: site.text,
             start,
@@ -1030,7 +1041,8 @@ fn tables_queried<'a>(
     }
     // No table named (string literals that name no design's table are other things, columns
     // of a `$select` say): the query runs on the table of its own file's designs, when they all
-    // have one table; those designs are the ones it is judged against.
+    // have one table, or else on the table of the one design that stores every property the
+    // filter tests; those designs are the ones it is judged against.
     let names_a_struct = site
         .tables
         .iter()
@@ -1041,7 +1053,21 @@ fn tables_queried<'a>(
             own.iter()
                 .all(|d| d.table.eq_ignore_ascii_case(&first.table))
         });
-        return if one_table { own } else { Vec::new() };
+        if one_table {
+            return own;
+        }
+        // Several tables: the table of the one design that stores what the filter tests.
+        let Some(owner) = site.owner.as_deref() else {
+            return Vec::new();
+        };
+        let Some(table) = own.iter().find(|d| d.ident == owner).map(|d| &d.table) else {
+            return Vec::new();
+        };
+        return own
+            .iter()
+            .filter(|d| d.table.eq_ignore_ascii_case(table))
+            .copied()
+            .collect();
     }
     tables
         .iter()

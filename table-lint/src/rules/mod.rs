@@ -18,6 +18,7 @@ pub mod data;
 pub mod delete_by_scan;
 pub mod entity_too_large;
 pub mod eq_null;
+pub mod filter_type_mismatch;
 pub mod forbidden_key_literal;
 pub mod hash_bucket_lookup;
 pub mod invalid_design;
@@ -431,6 +432,7 @@ pub fn all() -> &'static [&'static Rule] {
         &delete_by_scan::RULE,
         &hash_bucket_lookup::RULE,
         &random_row_key_range::RULE,
+        &filter_type_mismatch::RULE,
         &unparsable_source::RULE,
         &unused_suppression::RULE,
         &suppression_without_reason::RULE,
