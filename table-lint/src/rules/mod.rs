@@ -32,6 +32,7 @@ pub mod ne_on_optional;
 pub mod number_as_text_ranged;
 pub mod or_on_row_key;
 pub mod personal_name_key;
+pub mod property_name_case;
 pub mod property_only_partition_filter;
 pub mod random_row_key_ordered;
 pub mod random_row_key_range;
@@ -433,6 +434,7 @@ pub fn all() -> &'static [&'static Rule] {
         &hash_bucket_lookup::RULE,
         &random_row_key_range::RULE,
         &filter_type_mismatch::RULE,
+        &property_name_case::RULE,
         &unparsable_source::RULE,
         &unused_suppression::RULE,
         &suppression_without_reason::RULE,

@@ -9,7 +9,7 @@ struct Order {
 }
 
 fn by_total() -> Query {
-    Query::filter("Total gt 100L").unwrap()
+    Query::filter("total gt 100L").unwrap()
 }
 
 fn broken() -> Query {
