@@ -31,7 +31,9 @@ design's reads and none of them depends on the order of the key that holds the n
 reads one key, as a typed table's `get` does, or whole partitions: no range over that key, no
 `.top(n)` that leaves it open; a range of PartitionKeys reads whole partitions, whatever their
 RowKeys' order, and the first rows of one partition depend on its RowKeys' order alone), it is
-a note: nothing reads that key in order yet.
+a note: nothing reads that key in order yet. Where no read of the file is known to be the
+design's, those that name no table (in a file of designs of several tables) stand for its reads:
+if none of them depends on that key's order either, it is a note.
 
 An integer placeholder with an explicit width, `{n:06}` or `{n:6}`, when:
 
@@ -141,12 +143,23 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
     // The file shows how the table is read, and no read depends on the order of the key that
     // holds the number (each reads one key, or whole partitions): unpadded numbers are a risk
     // for later, a note.
-    let reads: Vec<_> = ctx
+    let mut reads: Vec<_> = ctx
         .file
         .reads
         .iter()
         .filter(|r| r.reads(design, ctx.file))
         .collect();
+    // None of the file's reads is known to be of this design, but some name no table at all
+    // (in a file of several tables, testing no property only one design stores): any of them
+    // may be, so they are the design's possible reads.
+    if reads.is_empty() {
+        reads = ctx
+            .file
+            .reads
+            .iter()
+            .filter(|r| r.tables.is_empty() && r.owner.is_none())
+            .collect();
+    }
     // Point reads through the design's typed table (`table.get(key)`) read one key each.
     let got = ctx.file.got.iter().any(|d| design.ident == d.as_str());
     for k in keys::all(design) {
@@ -379,6 +392,37 @@ mod tests {
                 crate::diagnostic::Severity::Warning
             ],
             "{found:?}"
+        );
+    }
+
+    /// In a file of several tables, reads that name no table stand for the design's reads when
+    /// none is known to be its own: point reads order nothing, a range orders the RowKey.
+    #[test]
+    fn reads_naming_no_table_stand_for_the_designs_own() {
+        let text = |read: &str| {
+            format!(
+                r#"
+                #[derive(TableEntity)]
+                #[table(name = "Machines", partition_key = "{{id}}", row_key = "current")]
+                struct Machine {{ id: String, state: String }}
+                #[derive(TableEntity)]
+                #[table(name = "Versions", partition_key = "{{id}}", row_key = "{{seq:unpadded}}")]
+                struct Version {{ id: String, seq: i64 }}
+                fn read() -> Query {{ Query::filter("{read}").unwrap() }}
+                "#
+            )
+        };
+        let severities = |read: &str| {
+            crate::rules::findings_of("TK005", &text(read))
+                .iter()
+                .map(|d| d.severity)
+                .collect::<Vec<_>>()
+        };
+        use crate::diagnostic::Severity::{Note, Warning};
+        assert_eq!(severities("PartitionKey eq 'm' and RowKey eq '12'"), [Note]);
+        assert_eq!(
+            severities("PartitionKey eq 'm' and RowKey ge '10' and RowKey lt '20'"),
+            [Warning]
         );
     }
 
