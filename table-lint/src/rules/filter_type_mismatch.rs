@@ -3,7 +3,7 @@
 
 use table_derive_internals::edm::EdmType;
 use table_runtime::Value;
-use table_runtime::query::{Expr, Target};
+use table_runtime::query::Target;
 
 use super::{Check, FilterContext, Finding, Level, Rule};
 
@@ -76,23 +76,6 @@ fn literal_type(literal: &Value) -> EdmType {
     }
 }
 
-/// Every comparison of a property (or of `Timestamp`) with a literal, wherever it sits.
-fn comparisons<'e>(e: &'e Expr, out: &mut Vec<(&'e Target, &'e Value)>) {
-    match e {
-        Expr::And(a, b) | Expr::Or(a, b) => {
-            comparisons(a, out);
-            comparisons(b, out);
-        }
-        Expr::Not(a) => comparisons(a, out),
-        Expr::Compare {
-            target: target @ (Target::Property(_) | Target::Timestamp),
-            literal,
-            ..
-        } => out.push((target, literal)),
-        _ => {}
-    }
-}
-
 /// How the literal is written in the property's type, where there is one obvious spelling.
 fn spelled_as(literal: &Value, stored: EdmType) -> Option<String> {
     Some(match (literal, stored) {
@@ -120,8 +103,15 @@ fn property_name<'f>(ctx: &'f FilterContext<'_>, target: &Target) -> Option<&'f 
 }
 
 fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
-    let mut found = Vec::new();
-    comparisons(&ctx.filter.expr, &mut found);
+    // Every comparison of a user property or of `Timestamp` with a literal, wherever it sits.
+    let found: Vec<(&Target, &Value)> = ctx
+        .filter
+        .expr
+        .comparisons()
+        .into_iter()
+        .filter(|c| matches!(c.target, Target::Property(_) | Target::Timestamp))
+        .map(|c| (c.target, c.literal))
+        .collect();
     let mut reported: Vec<&str> = Vec::new();
     for &(target, literal) in &found {
         let Some(name) = property_name(ctx, target) else {

@@ -1,6 +1,6 @@
 //! TK105 `ne-on-optional`: `ne` on a property some entities don't have.
 
-use table_runtime::query::{CompareOp, Expr, Target};
+use table_runtime::query::{CompareOp, Target};
 
 use super::{Check, FilterContext, Finding, Level, Rule};
 
@@ -51,27 +51,19 @@ fn asks_for_a_value(literal: &table_runtime::Value) -> bool {
     matches!(literal, table_runtime::Value::String(s) if s.is_empty() || s.eq_ignore_ascii_case("null"))
 }
 
-fn ne_properties(e: &Expr, negated: bool, out: &mut Vec<usize>) {
-    match e {
-        Expr::And(a, b) | Expr::Or(a, b) => {
-            ne_properties(a, negated, out);
-            ne_properties(b, negated, out);
-        }
-        Expr::Not(a) => ne_properties(a, !negated, out),
-        // `ne ''` and `ne 'null'` are how code asks for entities that have a value: leaving
-        // out those without the property is the point.
-        Expr::Compare {
-            target: Target::Property(i),
-            op: CompareOp::Ne,
-            literal,
-        } if !negated && !out.contains(i) && !asks_for_a_value(literal) => out.push(*i),
-        _ => {}
-    }
-}
-
 fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
-    let mut indexes = Vec::new();
-    ne_properties(&ctx.filter.expr, false, &mut indexes);
+    // The properties compared with `ne` (not under a `not`), each once.
+    let mut indexes: Vec<usize> = Vec::new();
+    for c in ctx.filter.expr.comparisons() {
+        if let Target::Property(i) = c.target
+            && c.op == CompareOp::Ne
+            && !c.negated
+            && !asks_for_a_value(c.literal)
+            && !indexes.contains(i)
+        {
+            indexes.push(*i);
+        }
+    }
     for i in indexes {
         let Some(property) = ctx.filter.properties.get(i) else {
             continue;

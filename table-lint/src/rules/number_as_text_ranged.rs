@@ -2,7 +2,7 @@
 
 use table_derive_internals::ast::TypeKind;
 use table_runtime::Value;
-use table_runtime::query::{CompareOp, Expr, Target};
+use table_runtime::query::{CompareOp, Comparison, Target};
 
 use super::{Check, FilterContext, Finding, Level, Rule};
 
@@ -55,25 +55,22 @@ fn unpadded_number(text: &str) -> bool {
         && (whole == "0" || !whole.starts_with('0'))
 }
 
-fn ranges<'e>(e: &'e Expr, out: &mut Vec<(&'e Target, &'e str)>) {
-    match e {
-        Expr::And(a, b) | Expr::Or(a, b) => {
-            ranges(a, out);
-            ranges(b, out);
-        }
-        Expr::Not(a) => ranges(a, out),
-        Expr::Compare {
-            target,
-            op: CompareOp::Gt | CompareOp::Ge | CompareOp::Lt | CompareOp::Le,
-            literal: Value::String(s),
-        } if unpadded_number(s) => out.push((target, s)),
-        _ => {}
-    }
-}
-
 fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
-    let mut found = Vec::new();
-    ranges(&ctx.filter.expr, &mut found);
+    // Range comparisons with a string that is a number written without leading zeros.
+    let found = ctx
+        .filter
+        .expr
+        .comparisons()
+        .into_iter()
+        .filter_map(|c| match c {
+            Comparison {
+                target,
+                op: CompareOp::Gt | CompareOp::Ge | CompareOp::Lt | CompareOp::Le,
+                literal: Value::String(s),
+                ..
+            } if unpadded_number(s) => Some((target, s.as_str())),
+            _ => None,
+        });
     for (target, literal) in found {
         let mut unpadded_key = false;
         let plain_help = format!(

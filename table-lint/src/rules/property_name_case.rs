@@ -1,8 +1,6 @@
 //! TK112 `property-name-case`: a filter names a property in another case than the one stored
 //! (`Name` where the design stores `name`), so it tests a property no entity has.
 
-use table_runtime::query::{Expr, Target};
-
 use super::{Check, FilterContext, Finding, Level, Rule};
 
 /// The rule.
@@ -46,46 +44,25 @@ has, and a missing one never matches."#,
     check: Check::Filter(check),
 };
 
-/// The names a filter tests, as written, in the order they come.
-fn tested(e: &Expr, names: &[String], out: &mut Vec<String>) {
-    match e {
-        Expr::And(a, b) | Expr::Or(a, b) => {
-            tested(a, names, out);
-            tested(b, names, out);
-        }
-        Expr::Not(a) => tested(a, names, out),
-        Expr::Compare { target, .. } | Expr::IsTrue(target) => {
-            if let Target::Property(i) = target
-                && let Some(name) = names.get(*i)
-                && !out.contains(name)
-            {
-                out.push(name.clone());
-            }
-        }
-        Expr::Constant(_) => {}
-    }
-}
-
 fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
     if ctx.tables.is_empty() {
         return;
     }
-    let mut names = Vec::new();
-    tested(&ctx.filter.expr, &ctx.filter.properties, &mut names);
-    for name in names {
-        if ctx.tables.iter().any(|d| d.property(&name).is_some()) {
+    // Every user property the filter names, once each.
+    for name in &ctx.filter.properties {
+        if ctx.tables.iter().any(|d| d.property(name).is_some()) {
             continue;
         }
         // The stored names (and the system properties) that differ from it in case only.
         let system = ["PartitionKey", "RowKey", "Timestamp"]
             .into_iter()
-            .find(|s| s.eq_ignore_ascii_case(&name))
+            .find(|s| s.eq_ignore_ascii_case(name))
             .map(|s| (s.to_owned(), "the service".to_owned()));
         let stored = system.or_else(|| {
             ctx.tables.iter().find_map(|d| {
                 d.fields
                     .iter()
-                    .find(|f| f.property.eq_ignore_ascii_case(&name))
+                    .find(|f| f.property.eq_ignore_ascii_case(name))
                     .map(|f| (f.property.clone(), format!("`{}`", d.ident)))
             })
         });

@@ -97,6 +97,48 @@ pub enum Expr {
     Constant(bool),
 }
 
+/// One comparison of a property with a literal, as [`Expr::comparisons`] lists them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Comparison<'e> {
+    /// The property.
+    pub target: &'e Target,
+    /// The operator.
+    pub op: CompareOp,
+    /// The typed literal.
+    pub literal: &'e Value,
+    /// Whether an odd number of `not`s encloses it, so that the filter asks for it to fail.
+    pub negated: bool,
+}
+
+impl Expr {
+    /// Every comparison of a property with a literal, in the order written.
+    pub fn comparisons(&self) -> Vec<Comparison<'_>> {
+        fn walk<'e>(e: &'e Expr, negated: bool, out: &mut Vec<Comparison<'e>>) {
+            match e {
+                Expr::And(a, b) | Expr::Or(a, b) => {
+                    walk(a, negated, out);
+                    walk(b, negated, out);
+                }
+                Expr::Not(a) => walk(a, !negated, out),
+                Expr::Compare {
+                    target,
+                    op,
+                    literal,
+                } => out.push(Comparison {
+                    target,
+                    op: *op,
+                    literal,
+                    negated,
+                }),
+                Expr::IsTrue(_) | Expr::Constant(_) => {}
+            }
+        }
+        let mut out = Vec::new();
+        walk(self, false, &mut out);
+        out
+    }
+}
+
 impl fmt::Display for CompareOp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())

@@ -12,7 +12,7 @@ use std::fmt;
 
 use crate::entity::Entity;
 use crate::error::{ErrorCode, StoreError};
-pub use ast::{CompareOp, Expr, Target};
+pub use ast::{CompareOp, Comparison, Expr, Target};
 pub use eval::{FilterRow, ValueRef};
 pub use plan::{KeyRange, QueryClass, QueryPlan};
 

@@ -304,6 +304,30 @@ mod tests {
         assert!(parse("1 eq A").is_ok());
     }
 
+    /// The comparisons of a filter in the order written, each knowing whether a `not` turns it
+    /// around; a property standing alone is not a comparison.
+    #[test]
+    fn the_comparisons_of_a_filter() {
+        let f = parse("A eq 1 and not (B ne 'x' or not (C lt 2L)) or Flag").unwrap();
+        let listed: Vec<(String, CompareOp, bool)> = f
+            .expr
+            .comparisons()
+            .iter()
+            .map(|c| match c.target {
+                crate::query::Target::Property(i) => (f.properties[*i].clone(), c.op, c.negated),
+                other => (format!("{other:?}"), c.op, c.negated),
+            })
+            .collect();
+        assert_eq!(
+            listed,
+            [
+                ("A".to_owned(), CompareOp::Eq, false),
+                ("B".to_owned(), CompareOp::Ne, true),
+                ("C".to_owned(), CompareOp::Lt, false),
+            ]
+        );
+    }
+
     #[test]
     fn precedence_and_binds_tighter_than_or() {
         let f = parse("A eq 1 or B eq 2 and C eq 3").unwrap();
