@@ -403,6 +403,9 @@ struct Filled {
     open: bool,
 }
 
+/// What a `{…}` placeholder inside plain quotes becomes: `'{id}'` is read as `'x'`.
+pub const QUOTED_PLACEHOLDER: &str = "x";
+
 /// Replaces `{…}` format placeholders with a value of the type their position asks for: inside
 /// `datetime'…'` an instant, inside `guid'…'` a GUID, inside `X'…'` a byte, inside other
 /// quotes `x`, and outside quotes `0` (where the placeholder may as well be any piece of a
@@ -423,7 +426,7 @@ fn fill_placeholders(text: &str) -> Filled {
                         "datetime" => "2000-01-01T00:00:00Z",
                         "guid" => "00000000-0000-0000-0000-000000000000",
                         "x" | "binary" => "00",
-                        _ => "x",
+                        _ => QUOTED_PLACEHOLDER,
                     };
                 }
                 in_quotes = !in_quotes;
