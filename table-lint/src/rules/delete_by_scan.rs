@@ -13,7 +13,7 @@ pub static RULE: Rule = Rule {
     name: "delete-by-scan",
     default_level: Level::Warn,
     pattern: "high volume delete pattern",
-    summary: "entities older than a time found by a scan and deleted one by one: a table per period deletes them at once",
+    summary: "entities found by a scan (older than a time, or the whole table) and deleted one by one: a table per period, or the table itself, is deleted at once",
     docs: r#"## What it flags
 A query that the same block follows with deletes (a call named `delete…`), when the query looks
 for entities older than a time (`Timestamp lt datetime'…'`, a property compared `lt`/`le` with
