@@ -128,6 +128,8 @@ pub struct DesignSummary {
     pub row_unpadded: Vec<String>,
     /// The typed queries the derive generates (method, class, filter with `{field}`s).
     pub queries: Vec<table_derive_internals::queries::QuerySpec>,
+    /// The load the design declares (`#[table(load(…))]`).
+    pub load: table_derive_internals::ast::Load,
 }
 
 /// A stored property of a design.
@@ -757,6 +759,7 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
             partition_unpadded: unpadded_fields(&design.partition_key.template),
             row_unpadded: unpadded_fields(&design.row_key.template),
             queries: table_derive_internals::queries::specs(design),
+            load: design.load,
         });
     }
     for (site, read) in scan.filters.into_iter().zip(&facts.reads) {

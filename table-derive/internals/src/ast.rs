@@ -185,6 +185,17 @@ pub struct EntityType {
     pub span: Span,
 }
 
+/// The load a design declares (`#[table(load(writes_per_second = 5, rows = 400))]`): facts of
+/// the deployment the code does not show, weighed by the linter against what one partition
+/// takes. Both unset when the design declares none.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Load {
+    /// The most entities of the design written in a second, at the peak.
+    pub writes_per_second: Option<u64>,
+    /// The most entities of the design the table holds.
+    pub rows: Option<u64>,
+}
+
 /// A whole entity design.
 #[derive(Debug, Clone)]
 pub struct Design {
@@ -208,6 +219,8 @@ pub struct Design {
     pub allows: Vec<Allow>,
     /// The entity-type discriminator, if the table holds several types.
     pub entity_type: Option<EntityType>,
+    /// The load it declares.
+    pub load: Load,
     /// The span of the struct's name, for errors about the whole struct.
     pub span: Span,
 }
@@ -314,6 +327,31 @@ impl Design {
                 }),
             });
         }
+        let load = match &attrs.load {
+            None => Load::default(),
+            Some(l) => {
+                let declared = Load {
+                    writes_per_second: l.writes_per_second,
+                    rows: l.rows,
+                };
+                if declared == Load::default() {
+                    errors.push(
+                        darling::Error::custom(
+                            "`load(…)` declares nothing: give `writes_per_second = N`, `rows = N` or both",
+                        )
+                        .with_span(&l.span()),
+                    );
+                } else if declared.writes_per_second == Some(0) || declared.rows == Some(0) {
+                    errors.push(
+                        darling::Error::custom(
+                            "a declared load is at least 1 (`writes_per_second = 1`, `rows = 1`)",
+                        )
+                        .with_span(&l.span()),
+                    );
+                }
+                declared
+            }
+        };
         let (table, table_span) = match &attrs.name {
             Some(n) => (n.as_str().to_owned(), n.span()),
             None => (attrs.ident.to_string(), attrs.ident.span()),
@@ -334,6 +372,7 @@ impl Design {
                     version: attrs.version.as_ref().map(|v| **v),
                     span: t.span(),
                 }),
+                load,
                 span: attrs.ident.span(),
             }),
             _ => None,
@@ -469,4 +508,42 @@ impl Field {
 /// Whether a format needs an integer.
 pub fn needs_integer(format: SegmentFormat) -> bool {
     matches!(format, SegmentFormat::Width(_) | SegmentFormat::Unpadded)
+}
+
+#[cfg(test)]
+mod load_tests {
+    use super::*;
+
+    fn read(load: &str) -> (Option<Design>, Vec<darling::Error>) {
+        let text = format!(
+            "#[table(name = \"T\", partition_key = \"p\", row_key = \"{{id}}\")] {load} struct T {{ id: String }}"
+        );
+        Design::read(&syn::parse_str(&text).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn a_declared_load_is_read_and_checked() {
+        let (design, errors) = read("#[table(load(writes_per_second = 5, rows = 400))]");
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(
+            design.unwrap().load,
+            Load {
+                writes_per_second: Some(5),
+                rows: Some(400)
+            }
+        );
+        let (design, _) = read("");
+        assert_eq!(design.unwrap().load, Load::default());
+        let (_, errors) = read("#[table(load())]");
+        assert!(
+            errors[0].to_string().contains("declares nothing"),
+            "{errors:?}"
+        );
+        let (_, errors) = read("#[table(load(rows = 0))]");
+        assert!(errors[0].to_string().contains("at least 1"), "{errors:?}");
+        // An unknown key is an attribute error, naming what is allowed.
+        let text = "#[table(name = \"T\", partition_key = \"p\", row_key = \"{id}\")] #[table(load(reads = 3))] struct T { id: String }";
+        let err = Design::read(&syn::parse_str(text).unwrap()).unwrap_err();
+        assert!(err.to_string().contains("reads"), "{err}");
+    }
 }

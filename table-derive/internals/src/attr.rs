@@ -47,6 +47,21 @@ pub struct ContainerAttrs {
     /// (same table, same keys); see [`crate::projection`].
     #[darling(default)]
     pub projection_of: Option<SpannedValue<String>>,
+    /// `load(writes_per_second = 5, rows = 400)`: the load the design is built for, which the
+    /// linter weighs against what one partition takes.
+    #[darling(default)]
+    pub load: Option<SpannedValue<LoadAttrs>>,
+}
+
+/// `load(writes_per_second = N, rows = N)`, as written.
+#[derive(Debug, Clone, Default, FromMeta)]
+pub struct LoadAttrs {
+    /// The most entities of the design written in a second, at the peak.
+    #[darling(default)]
+    pub writes_per_second: Option<u64>,
+    /// The most entities of the design the table holds.
+    #[darling(default)]
+    pub rows: Option<u64>,
 }
 
 /// The field-level attributes.

@@ -16,6 +16,11 @@ alone, unless the PartitionKey's text is the name of one of its fields (`"Depart
 `department` field): then a value was meant, every entity gets the same keys, and each write
 replaces the last. The help then names the placeholder.
 
+A design that declares its peak write rate (`#[table(load(writes_per_second = 5))]`) at most what
+one partition takes (`partition_writes_per_second`, about 2,000 entities a second) gets a note
+instead: the single partition carries that load, and the declaration stays beside the design, to
+be raised (and judged again) if the load grows.
+
 ## Why it is bad
 A partition is served by one server. With a single PartitionKey every read and write goes to
 that one partition, which caps the table at one partition's throughput (about 2,000 entities per
@@ -29,13 +34,14 @@ second) however large the account is: the *hot partition* anti-pattern. Scaling 
 ## Fix
 Lead the PartitionKey with a value that spreads the load and that your queries know: a customer,
 a device, a tenant (`partition_key = "{customer_id}"`). If a single partition is deliberate (a
-tiny lookup table), suppress the rule with a reason:
-`#[table(allow(TK001, reason = "at most 50 rows, read once at start-up"))]`.
+tiny lookup table), declare the load it is built for, which the rule weighs against one
+partition: `#[table(load(writes_per_second = 2, rows = 50))]`; or suppress the rule with a
+reason: `#[table(allow(TK001, reason = "at most 50 rows, read once at start-up"))]`.
 
 ## From the guides
 Hot partitions and the *prepend/append* anti-pattern; choosing a PartitionKey that distributes
 load."#,
-    options: &[],
+    options: &[super::PARTITION_WRITES],
     check: Check::Entity(check),
 };
 
@@ -123,7 +129,13 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
             )
         }
     };
-    out.push(Finding::new(key.span, message, help));
+    // A declared load one partition takes: the single partition is a risk, not a hot spot yet.
+    match super::declared_writes_fit(ctx.design, ctx.options) {
+        Some(fits) => {
+            out.push(Finding::new(key.span, format!("{message}; {fits}"), help).as_note())
+        }
+        None => out.push(Finding::new(key.span, message, help)),
+    }
 }
 
 #[cfg(test)]

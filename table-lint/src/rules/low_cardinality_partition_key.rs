@@ -20,7 +20,8 @@ handful of partitions: an enum of unit variants declared in the same file (`{sta
 `enum Status { Open, Closed, Archived }`), an integer with a small `max` (`#[table(max = 3)]`),
 or an `i8`/`u8` when the expected load needs more. The number of partitions is the product of
 each placeholder's number of values; the rule flags it when that many partitions, each taking
-about `partition_writes_per_second` entities a second, can't take `peak_writes_per_second`.
+about `partition_writes_per_second` entities a second, can't take the peak load: the one the
+design declares (`#[table(load(writes_per_second = N))]`), else `peak_writes_per_second`.
 
 A field whose type does not bound it (a `String`) but whose name says it holds one of a short
 list (`channel`, `scheme`, `status`, `level`, `severity`, `priority`, `tier`, `plan`, `stage`,
@@ -56,10 +57,7 @@ and keep the few-valued field as a property, or after the spreading field in the
 Hot partitions, and the per-partition scalability target: the design guides ask for enough
 partitions to spread the load, which a few-valued PartitionKey can never give."#,
     options: &[
-        RuleOption {
-            name: "partition_writes_per_second",
-            doc: "what one partition takes, in entities a second (default 2000)",
-        },
+        super::PARTITION_WRITES,
         RuleOption {
             name: "peak_writes_per_second",
             doc: "the write rate the table must take, in entities a second (default 20000)",
@@ -140,8 +138,12 @@ fn few_valued_by_name(field: &str) -> Option<&'static str> {
 
 fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
     let design = ctx.design;
-    let per_partition = ctx.options.usize("partition_writes_per_second", 2000) as u64;
-    let peak = ctx.options.usize("peak_writes_per_second", 20000) as u64;
+    let per_partition = ctx.options.usize(super::PARTITION_WRITES.name, 2000) as u64;
+    // The design's own declared peak, else the rule's option.
+    let peak = design
+        .load
+        .writes_per_second
+        .unwrap_or(ctx.options.usize("peak_writes_per_second", 20000) as u64);
     for k in keys::all(design)
         .into_iter()
         .filter(|k| k.role == KeyRole::Partition)
@@ -233,7 +235,7 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
                 reasons.join(", "),
             ),
             format!(
-                "partition by {spread} and keep {keep} as a property or after it in the key; set `peak_writes_per_second` for this rule if the table's load is smaller"
+                "partition by {spread} and keep {keep} as a property or after it in the key; declare the design's peak (`#[table(load(writes_per_second = N))]`) if the table's load is smaller"
             ),
         ));
     }

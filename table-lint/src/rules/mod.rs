@@ -130,6 +130,28 @@ pub struct RuleOption {
     pub doc: &'static str,
 }
 
+/// The option of the rules that weigh a load against one partition (TK001, TK003, TK016).
+pub const PARTITION_WRITES: RuleOption = RuleOption {
+    name: "partition_writes_per_second",
+    doc: "what one partition takes, in entities a second (default 2000)",
+};
+
+/// What a design's declared peak write rate says of one partition taking all its writes: when
+/// it declares one (`#[table(load(writes_per_second = N))]`) at most the partition's rate
+/// ([`PARTITION_WRITES`]), the sentence that makes a finding a note.
+pub fn declared_writes_fit(
+    design: &table_derive_internals::Design,
+    options: &RuleOptions,
+) -> Option<String> {
+    let declared = design.load.writes_per_second?;
+    let per_partition = options.usize(PARTITION_WRITES.name, 2000) as u64;
+    (declared <= per_partition).then(|| {
+        format!(
+            "the design declares at most {declared} writes a second (`load(writes_per_second = {declared})`), which one partition takes (about {per_partition} entities a second): a risk to note should the load grow"
+        )
+    })
+}
+
 /// What an entity rule sees.
 pub struct EntityContext<'a> {
     /// The design.
@@ -713,6 +735,40 @@ pub(crate) fn findings_of(code: &str, text: &str) -> Vec<crate::diagnostic::Diag
 #[cfg(test)]
 mod tests {
     use super::spreading_field;
+
+    /// A declared load that one partition takes (or rows that fit one page) turns the findings
+    /// that weigh the load into notes; a larger one, or none, leaves them warnings.
+    #[test]
+    fn a_declared_load_is_weighed_against_one_partition() {
+        use crate::diagnostic::Severity::{self, Note, Warning};
+        let severity = |code: &str, design: &str, load: &str| -> Vec<Severity> {
+            let text = format!(
+                "#[derive(TableEntity)]\n{design}\n{load}\nstruct T {{ id: String, at: OffsetDateTime, level: Level, name: String }}\nenum Level {{ A, B }}\nfn q() -> Query {{ Query::filter(\"name eq 'x'\").unwrap() }}\n"
+            );
+            super::findings_of(code, &text)
+                .iter()
+                .map(|d| d.severity)
+                .collect()
+        };
+        let constant = r#"#[table(name = "T", partition_key = "all", row_key = "{id}")]"#;
+        let daily = r#"#[table(name = "T", partition_key = "{at:date}", row_key = "{id}")]"#;
+        let levels = r#"#[table(name = "T", partition_key = "{level}", row_key = "{id}")]"#;
+        let small = "#[table(load(writes_per_second = 5, rows = 300))]";
+        let large = "#[table(load(writes_per_second = 50000, rows = 300000))]";
+        assert_eq!(severity("TK001", constant, ""), [Warning]);
+        assert_eq!(severity("TK001", constant, small), [Note]);
+        assert_eq!(severity("TK001", constant, large), [Warning]);
+        assert_eq!(severity("TK003", daily, ""), [Warning]);
+        assert_eq!(severity("TK003", daily, small), [Note]);
+        assert_eq!(severity("TK003", daily, large), [Warning]);
+        // Two levels carry 4,000 writes a second: enough for 5, not for 50,000.
+        assert_eq!(severity("TK016", levels, small), Vec::<Severity>::new());
+        assert_eq!(severity("TK016", levels, large), [Warning]);
+        // A scan of a table that holds at most 300 rows is one page.
+        assert_eq!(severity("TK101", levels, ""), [Warning]);
+        assert_eq!(severity("TK101", levels, small), [Note]);
+        assert_eq!(severity("TK101", levels, large), [Warning]);
+    }
 
     fn design(fields: &str) -> table_derive_internals::Design {
         let text = format!(

@@ -33,7 +33,9 @@ A `Query::all()` in test code (an integration test, a bench, or a `#[cfg(test)]`
 note: tests often read a whole table to check what it holds. So is a read of a table whose
 designs (as the code shows them, the table queried named) write every row, index copies
 included, under one and the same constant PartitionKey (`partition_key = "Duty"`): it reads that
-one partition, as a partition scan would, and TK001 reports the single partition.
+one partition, as a partition scan would, and TK001 reports the single partition. So is a read of
+a table whose designs all declare how many rows they hold (`#[table(load(rows = 300))]`) when
+together they fit in one page of an answer (1,000 entities): the scan is that one request.
 
 When the code shows which table the query runs on (`Employee::TABLE`, a `Table<_, Employee>`,
 or a literal name that a design's table has), the help names the generated query of that
@@ -143,6 +145,33 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
         .first()
         .map(|d| format!(" of `{}`", d.table))
         .unwrap_or_default();
+    // Every design of the table declares how many rows it holds, and together they fit in the
+    // one page a query returns: the scan reads the whole table, which is that page.
+    let declared_rows: Option<u64> = (!ctx.tables.is_empty())
+        .then(|| ctx.tables.iter().map(|d| d.load.rows).sum::<Option<u64>>())
+        .flatten();
+    if let Some(rows) = declared_rows.filter(|&rows| rows <= PAGE) {
+        let what = if ctx.site.all {
+            "`Query::all()` reads the whole table".to_owned()
+        } else {
+            format!(
+                "`{}` has no `PartitionKey eq`: it reads the whole table",
+                ctx.filter.text
+            )
+        };
+        out.push(
+            Finding::at(
+                ctx.site.start,
+                ctx.site.end,
+                format!(
+                    "{what}{table}, which its designs declare holds at most {rows} rows (`load(rows = …)`): one page of a query's answer, a risk to note should the table grow"
+                ),
+                "keep the declared bound true as the data grows, or add `PartitionKey eq '…' and` to the filter",
+            )
+            .as_note(),
+        );
+        return;
+    }
     let message = if ctx.site.all {
         format!("`Query::all()` reads every entity of every partition{table}: a table scan")
     } else if tests_partition_key(&ctx.filter.expr) {
@@ -172,6 +201,9 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
         finding
     });
 }
+
+/// The most entities one page of a query's answer holds.
+const PAGE: u64 = 1000;
 
 /// The PartitionKey every row of the queried table is written under, when the code shows the
 /// table and its designs write all their rows (the entity's and each index copy's) under one

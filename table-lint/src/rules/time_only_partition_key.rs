@@ -25,6 +25,10 @@ again, but at any moment the current period's partition takes every write. The P
 index copy in another partition is judged the same way: `index(partition_key = "{due:hour}", …)`
 writes every copy of the hour into one partition just as the entity's own key would.
 
+A design that declares its peak write rate (`#[table(load(writes_per_second = 50))]`) at most what
+one partition takes (`partition_writes_per_second`, about 2,000 entities a second) gets a note
+instead: the newest partition carries that load alone, a risk should the load grow.
+
 ## Why it is bad
 Values that only grow put every insert of a given moment into the same partition, the newest
 one: the *prepend/append* anti-pattern. One partition is served by one server and has its own
@@ -47,7 +51,7 @@ user, or a hash bucket of one), and keep the time in the RowKey or after the lea
 The prepend/append anti-pattern: spread inserts over several partitions by compounding the
 PartitionKey with a distributing value (the guide's example adds the department and employee id
 to the time)."#,
-    options: &[],
+    options: &[super::PARTITION_WRITES],
     check: Check::Entity(check),
 };
 
@@ -110,21 +114,23 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
         } else {
             "the newest partition"
         };
-        out.push(Finding::new(
-            k.key.span,
-            format!(
-                "{} `{}` {how} ({}): every new {what} is written to {into}",
-                k.label,
-                k.key.template.text,
-                kinds.join(", "),
+        let message = format!(
+            "{} `{}` {how} ({}): every new {what} is written to {into}",
+            k.label,
+            k.key.template.text,
+            kinds.join(", "),
+        );
+        let help = match super::spreading_field(design, &fields) {
+            Some(spread) => format!(
+                "lead the PartitionKey with a field that spreads writes, such as `{{{spread}}}`, and keep the time in the RowKey"
             ),
-            match super::spreading_field(design, &fields) {
-                Some(spread) => format!(
-                    "lead the PartitionKey with a field that spreads writes, such as `{{{spread}}}`, and keep the time in the RowKey"
-                ),
-                None => "lead the PartitionKey with a field that spreads writes (a device, a tenant) and keep the time in the RowKey".to_owned(),
-            },
-        ));
+            None => "lead the PartitionKey with a field that spreads writes (a device, a tenant) and keep the time in the RowKey".to_owned(),
+        };
+        // A declared load the newest partition takes alone: a risk, not a bottleneck yet.
+        out.push(match super::declared_writes_fit(design, ctx.options) {
+            Some(fits) => Finding::new(k.key.span, format!("{message}; {fits}"), help).as_note(),
+            None => Finding::new(k.key.span, message, help),
+        });
     }
 }
 
