@@ -28,6 +28,11 @@ pub static RULE: Rule = Rule {
   Nor are rows in one fixed partition that store a property the other design does not have (a
   user's settings keyed by the user beside the user's favourites): they are records of their
   own about the same key, not a list of the other design's entities.
+- A design that stores what another design of the program stores: the same key fields (at
+  least two, by name and type) split otherwise between PartitionKey and RowKey, and the same
+  other properties (grants kept by owner, `{owner}-{type}` / `{id}`, and again by value,
+  `{type}-{id}` / `{owner}`). It is one entity kept twice, for two lookups, by two writes that
+  no transaction joins.
 - A design whose same-partition index copies, plus the entity itself, are more operations than
   one entity group transaction takes (`max_operations`, 100 by default). A replace that changes a
   copy's key adds a delete for the old copy too, so stay well below.
@@ -112,6 +117,101 @@ fn check(
         }
     }
     hand_made_indexes(designs, out);
+    mirrored_copies(designs, out);
+}
+
+/// Pairs of designs in one program that store one entity twice: the same key fields (by name
+/// and type, at least two) split otherwise between PartitionKey and RowKey, and the same other
+/// properties. The later one is a copy kept by hand, keyed for another lookup (grants by owner
+/// and by value), which no transaction writes with the first.
+fn mirrored_copies(designs: &[DesignSummary], out: &mut Vec<(usize, Finding)>) {
+    // A design's key fields as a sorted list of (name, kind), and its other properties sorted.
+    type Shape = (Vec<(String, String)>, Vec<String>);
+    let shape = |d: &DesignSummary| -> Option<Shape> {
+        let mut keys: Vec<(String, String)> = d
+            .partition_fields
+            .iter()
+            .chain(&d.row_fields)
+            .map(|f| {
+                let kind = d
+                    .fields
+                    .iter()
+                    .find(|s| s.field == *f)
+                    .map(|s| format!("{:?}", s.kind))
+                    .unwrap_or_default();
+                (f.clone(), kind)
+            })
+            .collect();
+        keys.sort();
+        keys.dedup();
+        if keys.len() < 2 {
+            return None;
+        }
+        let mut rest: Vec<String> = d
+            .fields
+            .iter()
+            .filter(|f| keys.iter().all(|(k, _)| *k != f.field))
+            .map(|f| f.property.clone())
+            .collect();
+        rest.sort();
+        Some((keys, rest))
+    };
+    let mut by_shape: FxHashMap<Shape, Vec<usize>> = FxHashMap::default();
+    for (i, d) in designs.iter().enumerate() {
+        if let Some(s) = shape(d) {
+            by_shape.entry(s).or_default().push(i);
+        }
+    }
+    for group in by_shape.values() {
+        for (n, &at) in group.iter().enumerate() {
+            let copy = &designs[at];
+            let original = group[..n].iter().map(|&j| &designs[j]).find(|d| {
+                d.ident != copy.ident
+                    && d.scope.meets(&copy.scope)
+                    && d.unit_test == copy.unit_test
+                    // Split otherwise: the copy is keyed for another lookup.
+                    && (d.partition_fields != copy.partition_fields
+                        || d.row_fields != copy.row_fields)
+            });
+            let Some(original) = original else {
+                continue;
+            };
+            let place = if original.table.eq_ignore_ascii_case(&copy.table) {
+                "another partition of the same table".to_owned()
+            } else {
+                format!("another table (`{}`)", copy.table)
+            };
+            let mut fields: Vec<&str> = copy
+                .partition_fields
+                .iter()
+                .chain(&copy.row_fields)
+                .map(String::as_str)
+                .collect();
+            fields.sort_unstable();
+            fields.dedup();
+            out.push((
+                at,
+                Finding::at(
+                    copy.partition_key_at.0,
+                    copy.row_key_at.1,
+                    format!(
+                        "`{}` stores what `{}` stores (the key fields `{}` and every other property), keyed `{}` / `{}` instead of `{}` / `{}`: a copy kept by hand in {place}, which no transaction writes together with the entity",
+                        copy.ident,
+                        original.ident,
+                        fields.join("`, `"),
+                        copy.partition_key,
+                        copy.row_key,
+                        original.partition_key,
+                        original.row_key
+                    ),
+                    format!(
+                        "declare the copy as an index of `{}` (`index(name = \"by_…\", partition_key = \"{}\", row_key = \"{}\", eventual)`) so its writes go through the index queue and a worker repairs what fails; or, if a queue already keeps both, allow TK013 with that reason",
+                        original.ident, copy.partition_key, copy.row_key
+                    ),
+                ),
+            ));
+        }
+    }
 }
 
 /// Designs whose RowKey is another design's PartitionKey, field for field, under a
@@ -254,6 +354,47 @@ mod tests {
             .filter(|d| d.code == "TK013")
             .map(|d| d.message)
             .collect()
+    }
+
+    /// One entity kept twice, its key fields split otherwise, is a copy kept by hand; two
+    /// designs that only share key fields, or store other data, are not.
+    #[test]
+    fn an_entity_kept_twice_under_other_keys_is_a_copy() {
+        let design = |name: &str, table: &str, pk: &str, rk: &str, extra: &str| {
+            format!(
+                r#"
+                #[derive(TableEntity)]
+                #[table(name = "{table}", partition_key = "{pk}", row_key = "{rk}")]
+                struct {name} {{ owner: String, kind: String, id: String, granted: String {extra} }}
+                "#
+            )
+        };
+        let by_owner = design("Grant", "Grants", "{owner}-{kind}", "{id}", "");
+        let by_value = design(
+            "GrantByValue",
+            "GrantsByValue",
+            "{kind}-{id}",
+            "{owner}",
+            "",
+        );
+        let both = found(&[("a.rs", &format!("{by_owner}{by_value}"))], "");
+        assert_eq!(both.len(), 1, "{both:?}");
+        assert!(
+            both[0].contains("`GrantByValue` stores what `Grant` stores"),
+            "{both:?}"
+        );
+        // Data of its own beside the same keys: records about the same thing, not a copy.
+        let notes = design(
+            "GrantNote",
+            "GrantNotes",
+            "{kind}-{id}",
+            "{owner}",
+            ", note: String",
+        );
+        assert!(found(&[("a.rs", &format!("{by_owner}{notes}"))], "").is_empty());
+        // The same split is the same design read twice (a projection), not a copy.
+        let same = design("GrantAgain", "Grants2", "{owner}-{kind}", "{id}", "");
+        assert!(found(&[("a.rs", &format!("{by_owner}{same}"))], "").is_empty());
     }
 
     #[test]
