@@ -156,10 +156,6 @@ fn check(
     }
 }
 
-/// The PartitionKey's one field, when its name says it is the entity's own id: `id`, `guid`,
-/// `uuid`, `row_id`, `row_guid`, `entity_id`, or the struct's name with `_id` (`message_id` on
-/// `Message` or `MessageEntity`). A GUID or text field so named is new for every entity, so
-/// each entity has a partition of its own.
 /// Whether two designs write the same PartitionKeys: one template, or templates that differ
 /// only in their fields' names (`appId {id}` on the app, `appId {app_id}` on its deployments),
 /// segment for segment the same strings and separators in the key-space model.
@@ -178,6 +174,10 @@ fn same_partitions(a: &DesignSummary, b: &DesignSummary) -> bool {
             .all(|(x, y)| x.language == y.language && x.follows == y.follows)
 }
 
+/// The PartitionKey's one field, when its name says it is the entity's own id: `id`, `guid`,
+/// `uuid`, `row_id`, `row_guid`, `entity_id`, or the struct's name with `_id` (`message_id` on
+/// `Message` or `MessageEntity`). A GUID or text field so named is new for every entity, so
+/// each entity has a partition of its own.
 fn own_identity(design: &DesignSummary) -> Option<&str> {
     let [field] = design.partition_fields.as_slice() else {
         return None;
