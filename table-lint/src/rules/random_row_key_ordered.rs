@@ -205,21 +205,7 @@ fn first_rows_of_guid_range(
 /// number or a time it stores as a property (`Version ge 5`): the rows are wanted in that
 /// order, and in GUID order the range is scattered over the whole partition.
 fn property_range_read(ctx: &EntityContext<'_>, lead: Option<&RandomLead>, out: &mut Vec<Finding>) {
-    use table_runtime::query::{CompareOp, Expr, Target};
-    fn ranged(e: &Expr, out: &mut Vec<usize>) {
-        match e {
-            Expr::And(a, b) | Expr::Or(a, b) => {
-                ranged(a, out);
-                ranged(b, out);
-            }
-            Expr::Compare {
-                target: Target::Property(i),
-                op: CompareOp::Gt | CompareOp::Ge | CompareOp::Lt | CompareOp::Le,
-                ..
-            } => out.push(*i),
-            _ => {}
-        }
-    }
+    use table_runtime::query::{CompareOp, Target};
     let design = ctx.design;
     let Some((at, field, None)) = lead else {
         return;
@@ -231,8 +217,23 @@ fn property_range_read(ctx: &EntityContext<'_>, lead: Option<&RandomLead>, out: 
         .filter(|read| read.reads(design, ctx.file))
         .find_map(|read| {
             let filter = read.parsed.as_ref()?;
-            let mut indexes = Vec::new();
-            ranged(&filter.expr, &mut indexes);
+            // The properties the filter compares by range (not under a `not`).
+            let indexes = filter
+                .expr
+                .comparisons()
+                .into_iter()
+                .filter_map(|c| match c.target {
+                    Target::Property(i)
+                        if !c.negated
+                            && matches!(
+                                c.op,
+                                CompareOp::Gt | CompareOp::Ge | CompareOp::Lt | CompareOp::Le
+                            ) =>
+                    {
+                        Some(*i)
+                    }
+                    _ => None,
+                });
             indexes.into_iter().find_map(|i| {
                 let name = filter.properties.get(i)?;
                 let f = design
