@@ -3,6 +3,8 @@
 use rustc_hash::FxHashMap;
 use table_derive_internals::keyspace::{Language, Segment};
 
+use table_derive_internals::ast::TypeKind;
+
 use super::{Check, Finding, Level, Rule, RuleOption, RuleOptions};
 use crate::lint::DesignSummary;
 
@@ -125,22 +127,18 @@ fn check(
 /// properties. The later one is a copy kept by hand, keyed for another lookup (grants by owner
 /// and by value), which no transaction writes with the first.
 fn mirrored_copies(designs: &[DesignSummary], out: &mut Vec<(usize, Finding)>) {
-    // A design's key fields as a sorted list of (name, kind), and its other properties sorted.
-    type Shape = (Vec<(String, String)>, Vec<String>);
+    fn kind_of<'d>(d: &'d DesignSummary, field: &str) -> Option<&'d TypeKind> {
+        d.fields.iter().find(|f| f.field == field).map(|f| &f.kind)
+    }
+    // A design's key fields by name, sorted, and its other properties, sorted; designs of one
+    // shape whose key fields are also of the same types are candidates.
+    type Shape = (Vec<String>, Vec<String>);
     let shape = |d: &DesignSummary| -> Option<Shape> {
-        let mut keys: Vec<(String, String)> = d
+        let mut keys: Vec<String> = d
             .partition_fields
             .iter()
             .chain(&d.row_fields)
-            .map(|f| {
-                let kind = d
-                    .fields
-                    .iter()
-                    .find(|s| s.field == *f)
-                    .map(|s| format!("{:?}", s.kind))
-                    .unwrap_or_default();
-                (f.clone(), kind)
-            })
+            .cloned()
             .collect();
         keys.sort();
         keys.dedup();
@@ -150,7 +148,7 @@ fn mirrored_copies(designs: &[DesignSummary], out: &mut Vec<(usize, Finding)>) {
         let mut rest: Vec<String> = d
             .fields
             .iter()
-            .filter(|f| keys.iter().all(|(k, _)| *k != f.field))
+            .filter(|f| !keys.contains(&f.field))
             .map(|f| f.property.clone())
             .collect();
         rest.sort();
@@ -172,6 +170,11 @@ fn mirrored_copies(designs: &[DesignSummary], out: &mut Vec<(usize, Finding)>) {
                     // Split otherwise: the copy is keyed for another lookup.
                     && (d.partition_fields != copy.partition_fields
                         || d.row_fields != copy.row_fields)
+                    && copy
+                        .partition_fields
+                        .iter()
+                        .chain(&copy.row_fields)
+                        .all(|f| kind_of(d, f) == kind_of(copy, f))
             });
             let Some(original) = original else {
                 continue;
