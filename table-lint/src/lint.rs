@@ -988,8 +988,8 @@ impl<'a> DesignIndex<'a> {
         index
     }
 
-    /// The designs the program of `scope` can meet.
-    fn program(&mut self, scope: &crate::scope::Scope) -> &ProgramView<'a> {
+    /// Builds the view of the designs the program of `scope` can meet, unless it is built.
+    fn build_program(&mut self, scope: &crate::scope::Scope) {
         if !self.views.contains_key(scope) {
             // The package's designs of the targets that meet this one.
             let mut members: Vec<usize> = self
@@ -1017,7 +1017,6 @@ impl<'a> DesignIndex<'a> {
             }
             self.views.insert(scope.clone(), view);
         }
-        &self.views[scope]
     }
 }
 
@@ -1120,13 +1119,13 @@ fn filter_findings(
     let mut out = Vec::new();
     let mut index = DesignIndex::new(designs);
     for site in filters {
+        index.build_program(&site.scope);
+        let program = &index.views[&site.scope];
         let own_file = index
             .by_file
             .get(site.file.as_os_str())
-            .cloned()
-            .unwrap_or_default();
-        let program = index.program(&site.scope);
-        let tables = tables_queried(site, program, &own_file, designs);
+            .map_or(&[][..], Vec::as_slice);
+        let tables = tables_queried(site, program, own_file, designs);
         let parsed = if site.all {
             Ok(Filter {
                 expr: table_runtime::query::Expr::Constant(true),
