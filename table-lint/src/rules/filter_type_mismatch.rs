@@ -130,7 +130,8 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
         }
         // The types the queried table's designs store the property as; unknown when a type of
         // the user's own decides, or when no design stores it (other writers may).
-        let mut stored: Vec<(EdmType, &str)> = Vec::new();
+        // Each type with the design that stores it (`None`: the service, for `Timestamp`).
+        let mut stored: Vec<(EdmType, Option<&str>)> = Vec::new();
         let mut unknown = false;
         for d in ctx.tables {
             let Some(field) = d.property(name) else {
@@ -139,14 +140,14 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
             match field.edm {
                 Some(edm) => {
                     if !stored.iter().any(|(t, _)| *t == edm) {
-                        stored.push((edm, &d.ident));
+                        stored.push((edm, Some(&d.ident)));
                     }
                 }
                 None => unknown = true,
             }
         }
         if stored.is_empty() && *target == Target::Timestamp {
-            stored.push((EdmType::DateTime, "the service"));
+            stored.push((EdmType::DateTime, None));
         }
         let written = literal_type(literal);
         if unknown
@@ -168,11 +169,7 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
         }
         reported.push(name);
         let (edm, owner) = stored[0];
-        let by = if owner == "the service" {
-            "the service".to_owned()
-        } else {
-            format!("`{owner}`")
-        };
+        let by = owner.map_or("the service".to_owned(), |d| format!("`{d}`"));
         let help = match spelled_as(literal, edm) {
             Some(spelling) => format!(
                 "write the literal as {} (`{spelling}`), or store the property as {written} if that is what it holds",
