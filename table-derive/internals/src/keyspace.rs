@@ -140,6 +140,21 @@ impl Language {
         }
     }
 
+    /// How many strings the language holds, when the field's type or declared bounds fix the
+    /// number: 1 for a literal, the values a padded or unpadded integer may take. `None` for the
+    /// others: times and GUIDs take new values as time goes on, strings as long as their text
+    /// allows, and a type of the user's own is unknown here.
+    pub fn count(&self) -> Option<u128> {
+        match self {
+            Language::Literal(_) => Some(1),
+            Language::Decimal { max, .. } => Some(max.saturating_add(1)),
+            Language::Unpadded { max, min_negative } => {
+                Some(max.saturating_add(1).saturating_add(*min_negative))
+            }
+            _ => None,
+        }
+    }
+
     /// The language of a field written with a format, as the runtime writes it; an error for
     /// a field or format no key can hold (the derive's checks refuse those designs).
     pub fn of_field(field: &Field, format: SegmentFormat) -> Result<Language, String> {
@@ -687,6 +702,17 @@ impl KeySpace {
             .collect()
     }
 
+    /// How many keys the space can write, at most, when every segment's number of strings is
+    /// known: the product of [`Language::count`] over the segments, asking `other` for a
+    /// segment the model does not count (the linter knows the variants of an enum the file
+    /// declares; the model sees a type of the user's own). `None` when a segment is unbounded.
+    pub fn count(&self, other: impl Fn(&Segment) -> Option<u128>) -> Option<u128> {
+        self.segments.iter().try_fold(1u128, |total, segment| {
+            let n = segment.language.count().or_else(|| other(segment))?;
+            Some(total.saturating_mul(n))
+        })
+    }
+
     /// The first segment that writes a value (not a literal), with its index: the one that
     /// decides the order of the keys, after any literal they all share.
     pub fn leading_value(&self) -> Option<(usize, &Segment)> {
@@ -818,6 +844,33 @@ pub(crate) mod tests {
                 maybe: Option<String>,
             }
         })
+    }
+
+    /// A space counts its keys when its integers are bounded and every other segment is a
+    /// literal or counted by the caller; times, GUIDs and free text leave it uncounted.
+    #[test]
+    fn spaces_count_their_keys_when_bounded() {
+        let d = every_kind();
+        let none = |_: &Segment| None;
+        assert_eq!(space(&d, "board").count(none), Some(1));
+        assert_eq!(space(&d, "RANK_{bounded:03}").count(none), Some(1000));
+        assert_eq!(space(&d, "{small:02}").count(none), Some(100));
+        assert_eq!(
+            space(&d, "{small}_{bounded:unpadded}").count(none),
+            Some(256 * 1000)
+        );
+        // An `i8` bounded by `max = 5` is still written from -128 when unpadded.
+        assert_eq!(
+            space(&d, "{signed_bounded:unpadded}").count(none),
+            Some(134)
+        );
+        assert_eq!(space(&d, "{signed_bounded}").count(none), Some(134));
+        for unbounded in ["{name}", "{short}", "{at:date}", "{guid}", "x_{at:ticks}"] {
+            assert_eq!(space(&d, unbounded).count(none), None, "{unbounded}");
+        }
+        assert_eq!(space(&d, "{code}").count(none), None);
+        let four = |s: &Segment| (s.field.as_deref() == Some("code")).then_some(4);
+        assert_eq!(space(&d, "{code}-{small:1}").count(four), Some(40));
     }
 
     fn accepts(d: &Design, template: &str, key: &str) -> Vec<String> {

@@ -16,6 +16,11 @@ alone, unless the PartitionKey's text is the name of one of its fields (`"Depart
 `department` field): then a value was meant, every entity gets the same keys, and each write
 replaces the last. The help then names the placeholder.
 
+A RowKey that can take at most a page of values (1,000) bounds the partition: every
+placeholder an integer with a known number of values (`RANK_{rank:03}`, a field with
+`#[table(max = 99)]`) or an enum of unit variants declared in the same file. Such a partition is
+lookup data that stays small whatever the table's use, and gets a note.
+
 A design that declares its peak write rate (`#[table(load(writes_per_second = 5))]`) at most what
 one partition takes (`partition_writes_per_second`, about 2,000 entities a second) gets a note
 instead: the single partition carries that load, and the declaration stays beside the design, to
@@ -130,12 +135,27 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
         }
     };
     // A declared load one partition takes: the single partition is a risk, not a hot spot yet.
-    match super::declared_writes_fit(ctx.design, ctx.options) {
-        Some(fits) => {
-            out.push(Finding::new(key.span, format!("{message}; {fits}"), help).as_note())
-        }
+    // A RowKey that can take only a page of values bounds the partition: lookup data (unless
+    // the literal names a field, a placeholder left unwritten).
+    let small = named.is_none().then(|| lookup_data(ctx)).flatten();
+    match super::declared_writes_fit(ctx.design, ctx.options).or(small) {
+        Some(why) => out.push(Finding::new(key.span, format!("{message}; {why}"), help).as_note()),
         None => out.push(Finding::new(key.span, message, help)),
     }
+}
+
+/// When the RowKey's key space holds at most a page of keys (an integer of three digits, an
+/// enum the file declares), the sentence that makes the finding a note: the one partition is
+/// a small, bounded set of rows, the lookup data the guides read once and cache, and it does
+/// not grow with the table's use.
+fn lookup_data(ctx: &EntityContext<'_>) -> Option<String> {
+    let rows = super::rows_per_partition(ctx.design, &ctx.file.enums)?;
+    (rows <= u128::from(super::PAGE_ROWS)).then(|| {
+        format!(
+            "its RowKey `{}` can take at most {rows} values, so the partition holds at most {rows} rows: bounded lookup data, read in one page, whose writes still share one partition",
+            ctx.design.row_key.template.text
+        )
+    })
 }
 
 #[cfg(test)]
@@ -145,6 +165,55 @@ mod tests {
             .into_iter()
             .map(|d| (d.message, d.help.unwrap_or_default()))
             .collect()
+    }
+
+    fn levels(design: &str) -> Vec<crate::diagnostic::Severity> {
+        super::super::findings_of("TK001", design)
+            .into_iter()
+            .map(|d| d.severity)
+            .collect()
+    }
+
+    /// A RowKey bounded to a page of values makes the one partition lookup data: a note. One
+    /// value more, or a string, a time, an unbounded integer, keeps the warning.
+    #[test]
+    fn a_row_key_bounded_to_a_page_is_a_note() {
+        use crate::diagnostic::Severity::{Note, Warning};
+        let design = |row_key: &str, fields: &str| {
+            format!(
+                "enum Kind {{ A, B, C }}\n#[derive(TableEntity)]\n#[table(name = \"T\", partition_key = \"all\", row_key = \"{row_key}\")] struct T {{ {fields} }}\n"
+            )
+        };
+        assert_eq!(
+            levels(&design("RANK_{rank:03}", "rank: i32, name: String")),
+            [Note]
+        );
+        assert_eq!(
+            levels(&design("{id:unpadded}", "#[table(max = 999)] id: u32")),
+            [Note]
+        );
+        assert_eq!(
+            levels(&design("{id:unpadded}", "#[table(max = 1000)] id: u32")),
+            [Warning]
+        );
+        assert_eq!(
+            levels(&design("{kind}_{n:02}", "kind: Kind, n: u8")),
+            [Note]
+        );
+        assert_eq!(
+            levels(&design("{kind}_{n}", "kind: Kind, n: u16")),
+            [Warning]
+        );
+        for unbounded in ["{id}", "{at:ticks}"] {
+            assert_eq!(
+                levels(&design(unbounded, "id: String, at: OffsetDateTime")),
+                [Warning],
+                "{unbounded}"
+            );
+        }
+        let message =
+            &super::super::findings_of("TK001", &design("RANK_{rank:03}", "rank: u32"))[0].message;
+        assert!(message.contains("at most 1000 rows"), "{message}");
     }
 
     /// A literal that names a field is a placeholder left unwritten, unless the field names

@@ -86,13 +86,8 @@ fn values(
             format!("`{field}` is an {}", if *signed { "i8" } else { "u8" }),
         )),
         TypeKind::Other => {
-            let ty = quote::ToTokens::to_token_stream(&f.ty).to_string();
-            let name = ty.rsplit("::").next().unwrap_or(&ty).trim();
-            let (_, n) = enums.iter().find(|(e, _)| e == name)?;
-            Some((
-                *n as u64,
-                format!("`{field}` is a `{name}` of {n} variants"),
-            ))
+            let (name, n) = super::enum_variants(design, enums, field)?;
+            Some((n, format!("`{field}` is a `{name}` of {n} variants")))
         }
         _ => None,
     }

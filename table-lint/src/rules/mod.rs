@@ -152,6 +152,42 @@ pub fn declared_writes_fit(
     })
 }
 
+/// The most entities one page of a query's answer holds: a table or partition of at most this
+/// many rows is read whole in one request.
+pub const PAGE_ROWS: u64 = 1000;
+
+/// The enum a field's type names and how many variants it has, when the file declares that
+/// enum with unit variants only.
+pub fn enum_variants<'e>(
+    design: &Design,
+    enums: &'e [(String, usize)],
+    field: &str,
+) -> Option<(&'e str, u64)> {
+    let f = design.field(field)?;
+    if !matches!(f.kind, table_derive_internals::ast::TypeKind::Other) {
+        return None;
+    }
+    let ty = quote::ToTokens::to_token_stream(&f.ty).to_string();
+    let name = ty.rsplit("::").next().unwrap_or(&ty).trim();
+    enums
+        .iter()
+        .find(|(e, _)| e == name)
+        .map(|(e, n)| (e.as_str(), *n as u64))
+}
+
+/// The most rows one partition of `design` can hold, by its RowKey's key space: when every
+/// placeholder is an integer with a bounded number of values, or an enum the file declares
+/// (`RANK_{rank:03}` is at most 1,000 rows). `None` when the RowKey takes unbounded values (a
+/// string, a time, a GUID) or names no field the model can read.
+pub fn rows_per_partition(design: &Design, enums: &[(String, usize)]) -> Option<u128> {
+    let space =
+        table_derive_internals::keyspace::KeySpace::new(design, &design.row_key.template).ok()?;
+    space.count(|segment| {
+        let field = segment.field.as_deref()?;
+        enum_variants(design, enums, field).map(|(_, n)| u128::from(n))
+    })
+}
+
 /// What an entity rule sees.
 pub struct EntityContext<'a> {
     /// The design.

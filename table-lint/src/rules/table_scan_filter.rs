@@ -150,7 +150,7 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
     let declared_rows: Option<u64> = (!ctx.tables.is_empty())
         .then(|| ctx.tables.iter().map(|d| d.load.rows).sum::<Option<u64>>())
         .flatten();
-    if let Some(rows) = declared_rows.filter(|&rows| rows <= PAGE) {
+    if let Some(rows) = declared_rows.filter(|&rows| rows <= super::PAGE_ROWS) {
         let what = if ctx.site.all {
             "`Query::all()` reads the whole table".to_owned()
         } else {
@@ -201,9 +201,6 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
         finding
     });
 }
-
-/// The most entities one page of a query's answer holds.
-const PAGE: u64 = 1000;
 
 /// The PartitionKey every row of the queried table is written under, when the code shows the
 /// table and its designs write all their rows (the entity's and each index copy's) under one
