@@ -19,7 +19,8 @@ replaces the last. The help then names the placeholder.
 A RowKey that can take at most a page of values (1,000) bounds the partition: every
 placeholder an integer with a known number of values (`RANK_{rank:03}`, a field with
 `#[table(max = 99)]`) or an enum of unit variants declared in the same file. Such a partition is
-lookup data that stays small whatever the table's use, and gets a note.
+lookup data that stays small whatever the table's use, and gets a note; so does a design that
+declares at most that many rows (`#[table(load(rows = 50))]`).
 
 A design that declares its peak write rate (`#[table(load(writes_per_second = 5))]`) at most what
 one partition takes (`partition_writes_per_second`, about 2,000 entities a second) gets a note
@@ -149,8 +150,14 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
 /// a small, bounded set of rows, the lookup data the guides read once and cache, and it does
 /// not grow with the table's use.
 fn lookup_data(ctx: &EntityContext<'_>) -> Option<String> {
+    let page = super::PAGE_ROWS;
+    if let Some(rows) = ctx.design.load.rows.filter(|&rows| rows <= page) {
+        return Some(format!(
+            "the design declares at most {rows} rows (`load(rows = {rows})`): bounded lookup data, read in one page, whose writes still share one partition"
+        ));
+    }
     let rows = super::rows_per_partition(ctx.design, &ctx.file.enums)?;
-    (rows <= u128::from(super::PAGE_ROWS)).then(|| {
+    (rows <= u128::from(page)).then(|| {
         format!(
             "its RowKey `{}` can take at most {rows} values, so the partition holds at most {rows} rows: bounded lookup data, read in one page, whose writes still share one partition",
             ctx.design.row_key.template.text
@@ -211,6 +218,9 @@ mod tests {
                 "{unbounded}"
             );
         }
+        let declared = "#[derive(TableEntity)]\n#[table(name = \"T\", partition_key = \"all\", row_key = \"{id}\")]\n#[table(load(rows = 50))] struct T { id: String }\n";
+        assert_eq!(levels(declared), [Note]);
+        assert_eq!(levels(&declared.replace("50", "5000")), [Warning]);
         let message =
             &super::super::findings_of("TK001", &design("RANK_{rank:03}", "rank: u32"))[0].message;
         assert!(message.contains("at most 1000 rows"), "{message}");
