@@ -498,7 +498,11 @@ impl<'s> Visitor<'s> {
         let mut text = String::with_capacity(at.line - 1 + at.column - 1 + item.len());
         text.extend(std::iter::repeat_n('\n', at.line - 1));
         text.extend(std::iter::repeat_n(' ', at.column - 1));
-        text.push_str(item);
+        text.push_str(&short_docs(
+            item,
+            from,
+            tokens.get(first..end).unwrap_or_default(),
+        ));
         if let Ok(input) = syn::parse_str::<syn::DeriveInput>(&text) {
             self.entity(input);
         }
@@ -1117,6 +1121,60 @@ fn item_end(t: Toks<'_>, from: usize, end: usize) -> Option<usize> {
     None
 }
 
+/// `item` (the text at byte `from` of the file `tokens` were lexed from) with each doc comment
+/// written as the attribute `#[d]` (`#![d]` for an inner one) and blanks, keeping every line and
+/// column. A design never reads its doc comments, and each is an attribute with a string that
+/// syn and darling would read past; `#[d]` is accepted exactly where a doc comment is. A doc
+/// comment inside an attribute's brackets is tokens that attribute's reader sees, and a comment
+/// too short for the attribute, or broken across lines at its start, stays as it is.
+fn short_docs(item: &str, from: usize, tokens: &[lex::Token]) -> String {
+    let mut bytes = item.as_bytes().to_vec();
+    let mut brackets = 0usize;
+    for token in tokens {
+        match token.kind {
+            Kind::Open {
+                delimiter: Delimiter::Bracket,
+                ..
+            } => brackets += 1,
+            Kind::Close {
+                delimiter: Delimiter::Bracket,
+                ..
+            } => brackets = brackets.saturating_sub(1),
+            _ => {}
+        }
+        // The doc comment's own `[` is open at its `doc`.
+        if token.kind != Kind::DocIdent || brackets > 1 {
+            continue;
+        }
+        let (Some(start), Some(stop)) = (
+            (token.start as usize).checked_sub(from),
+            (token.end as usize).checked_sub(from),
+        ) else {
+            continue;
+        };
+        let Some(comment) = item.get(start..stop) else {
+            continue;
+        };
+        let short = if comment.starts_with("//!") || comment.starts_with("/*!") {
+            "#![d]"
+        } else {
+            "#[d]"
+        };
+        if comment.len() < short.len() || comment[..short.len()].contains('\n') {
+            continue;
+        }
+        for (i, b) in bytes[start..stop].iter_mut().enumerate() {
+            if let Some(&c) = short.as_bytes().get(i) {
+                *b = c;
+            } else if *b != b'\n' {
+                *b = b' ';
+            }
+        }
+    }
+    // Only whole comments became ASCII, so the text is still UTF-8.
+    String::from_utf8(bytes).unwrap_or_else(|_| item.to_owned())
+}
+
 /// Whether the group at `i` (on the level starting at `start`) is the argument list of a
 /// filter API: `Query::filter`, `Filter::parse`, or a `.filter(…)` method (the query builders
 /// of the Azure SDKs); an iterator's `.filter` takes a closure, which
@@ -1314,6 +1372,35 @@ mod tests {
 
     fn filters(source: &str) -> Vec<FilterSite> {
         scan(source).unwrap().filters
+    }
+
+    /// Doc comments become `#[d]` in place; those inside an attribute's brackets, and those
+    /// too short to hold it, stay; lines, columns and the text around them are unchanged.
+    #[test]
+    fn doc_comments_become_short_attributes_in_place() {
+        let src = "x\n/// the table\n#[t(i(/// kept\n n))]\n/** block\n doc é */\nstruct A {\n    /// é\n    a: u8,\n    //!x\n}";
+        let mut tokens = Vec::new();
+        lex::lex(src, &mut tokens).unwrap();
+        let from = 2;
+        let first = tokens
+            .iter()
+            .position(|t| t.start as usize >= from)
+            .unwrap();
+        let out = short_docs(&src[from..], from, &tokens[first..]);
+        assert_eq!(
+            out,
+            "#[d]         \n#[t(i(/// kept\n n))]\n#[d]     \n          \nstruct A {\n    #[d]  \n    a: u8,\n    //!x\n}"
+        );
+        // Same lines, same columns (the `é` became one-byte blanks: byte offsets hold).
+        assert_eq!(out.len(), src.len() - from);
+        assert_eq!(out.lines().count(), src[from..].lines().count());
+        // syn reads the outer ones as attributes, where the doc comments stood.
+        let item: syn::DeriveInput = syn::parse_str(&out.replace("//!x", "")).unwrap();
+        assert_eq!(item.attrs.len(), 3);
+        let syn::Data::Struct(data) = item.data else {
+            panic!("a struct")
+        };
+        assert_eq!(data.fields.iter().next().unwrap().attrs.len(), 1);
     }
 
     #[test]
