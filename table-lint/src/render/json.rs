@@ -40,5 +40,16 @@ pub fn render(report: &Report) -> String {
             help: d.help.as_deref(),
         })
         .collect();
-    serde_json::to_string_pretty(&items).unwrap_or_else(|_| "[]".into())
+    // Sized up front: a report of many findings would otherwise be copied each time the buffer
+    // grows.
+    let size: usize = items
+        .iter()
+        .map(|f| 320 + f.file.len() + f.message.len() + f.help.map_or(0, str::len))
+        .sum();
+    let mut out = Vec::with_capacity(size);
+    match serde_json::to_writer_pretty(&mut out, &items) {
+        // serde_json writes UTF-8 only.
+        Ok(()) => String::from_utf8(out).unwrap_or_else(|_| "[]".into()),
+        Err(_) => "[]".into(),
+    }
 }
