@@ -41,9 +41,9 @@ struct SystemLogRecord {
     /// The writer's GUID in "N" format: 32 lower-case hex digits, no hyphens.
     #[table(max_len = 32)]
     writer: String,
-    /// The writer's entry counter, from 1; only written into the RowKey.
+    /// The writer's entry counter (an int64), from 1; only written into the RowKey.
     #[table(max = 9_999_999_999)]
-    seq: u64,
+    seq: i64,
     /// The LogLevel enum as an int.
     level: i32,
     message: String,
@@ -59,7 +59,7 @@ struct CloudLogRecord {
     #[table(max_len = 32)]
     writer: String,
     #[table(max = 9_999_999_999)]
-    seq: u64,
+    seq: i64,
     message: String,
     log_time: OffsetDateTime,
     worker_id: String,

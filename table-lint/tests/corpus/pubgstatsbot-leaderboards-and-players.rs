@@ -38,7 +38,7 @@
 //! Read whole and cached in memory for 12 hours; an admin refresh deletes every row one by one
 //! and adds the API's seasons one by one.
 
-use table_runtime::{Backend, IfMatch, Query, Table, TableEntity};
+use table_runtime::{Backend, BatchOperation, IfMatch, Query, Table, TableEntity};
 use uuid::Uuid;
 
 #[derive(TableEntity)]
@@ -89,9 +89,32 @@ struct PubgSeason {
     id: String,
 }
 
-/// The poller's read of a region's current rows before replacing them.
-fn region_rows(region: &str, season: &str) -> Query {
-    Query::filter(&format!("(Region eq '{}') and (Season eq '{}')", region, season)).unwrap()
+/// UpdateLeaderboards for one region: list the region's current rows, delete each one found
+/// (DeleteEntity by its keys, no ETag), then add the new rows one by one.
+async fn replace_region_board<B: Backend>(
+    backend: &B,
+    lb: &Table<'_, B, PubgLeaderboardPlayer>,
+    region: &str,
+    season: &str,
+    new_rows: &[PubgLeaderboardPlayer],
+) {
+    let current = Query::filter(&format!("(Region eq '{}') and (Season eq '{}')", region, season)).unwrap();
+    let page = backend.query_page(PubgLeaderboardPlayer::TABLE, &current).await.unwrap();
+    for row in page.entities {
+        let _ = backend
+            .write(
+                PubgLeaderboardPlayer::TABLE,
+                BatchOperation::Delete {
+                    partition_key: row.partition_key,
+                    row_key: row.row_key,
+                    if_match: IfMatch::Any,
+                },
+            )
+            .await;
+    }
+    for row in new_rows {
+        let _ = lb.insert(row).await;
+    }
 }
 
 /// GetLeaderboardPlayer (stats command): a player's row in a season.
@@ -125,30 +148,45 @@ fn name_prefix(typed: &str, upper_bound: &str) -> Query {
     .unwrap()
 }
 
-/// The season list (cached 12 h) and the admin refresh's read before deleting every row.
+/// The season list, read whole and cached for 12 hours.
 async fn all_seasons<B: Backend>(backend: &B) {
     let _ = backend.query_page(PubgSeason::TABLE, &Query::all()).await;
 }
 
-/// The poller's replacement of a region's rows: DeleteEntity per listed row, then AddEntity per
-/// new row; and the player cache's writes.
-async fn writes<B: Backend>(
-    lb: &Table<'_, B, PubgLeaderboardPlayer>,
-    players: &Table<'_, B, PubgPlayer>,
+/// RefreshSeasonCache: DeleteAll (read the whole table, delete every row one by one), then add
+/// the API's seasons one by one.
+async fn refresh_seasons<B: Backend>(
+    backend: &B,
     seasons: &Table<'_, B, PubgSeason>,
-    old_row: &<PubgLeaderboardPlayer as TableEntity>::Key,
-    new_row: &PubgLeaderboardPlayer,
+    fresh: &[PubgSeason],
+) {
+    let page = backend.query_page(PubgSeason::TABLE, &Query::all()).await.unwrap();
+    for row in page.entities {
+        let _ = backend
+            .write(
+                PubgSeason::TABLE,
+                BatchOperation::Delete {
+                    partition_key: row.partition_key,
+                    row_key: row.row_key,
+                    if_match: IfMatch::Any,
+                },
+            )
+            .await;
+    }
+    for season in fresh {
+        let _ = seasons.insert(season).await;
+    }
+}
+
+/// GetOrCreatePubgPlayer's writes: the newest row of a renamed player updated (UpdateEntity with
+/// the read ETag, Merge mode), its older duplicates deleted, or a new row added.
+async fn player_writes<B: Backend>(
+    players: &Table<'_, B, PubgPlayer>,
     player: &PubgPlayer,
     player_etag: table_runtime::ETag,
     stale_player: &<PubgPlayer as TableEntity>::Key,
-    old_season: &<PubgSeason as TableEntity>::Key,
-    season: &PubgSeason,
 ) {
-    let _ = lb.delete(old_row, IfMatch::Any).await;
-    let _ = lb.insert(new_row).await;
     let _ = players.merge(player, IfMatch::ETag(player_etag)).await;
     let _ = players.delete(stale_player, IfMatch::Any).await;
     let _ = players.insert(player).await;
-    let _ = seasons.delete(old_season, IfMatch::Any).await;
-    let _ = seasons.insert(season).await;
 }

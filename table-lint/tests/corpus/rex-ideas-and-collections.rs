@@ -78,7 +78,8 @@ struct User {
     first_name: String,
 }
 
-/// GetIdeas and GetRandomIdea: a collection's ideas, optionally by completion and by tag.
+/// GetIdeas and GetRandomIdea: a collection's ideas, optionally by completion and by tag (the
+/// four filters build_idea_filter_query can produce).
 async fn collection_ideas<B: Backend>(backend: &B, collection: &str, completed: bool, tag: &str) {
     let all = Query::filter(&format!("PartitionKey eq '{}'", collection)).unwrap();
     let _ = backend.query_page(Idea::TABLE, &all).await;
@@ -89,10 +90,17 @@ async fn collection_ideas<B: Backend>(backend: &B, collection: &str, completed: 
     .unwrap();
     let _ = backend.query_page(Idea::TABLE, &done).await;
     let tagged = Query::filter(&format!(
+        "PartitionKey eq '{}' and contains(Tags, '{}')",
+        collection, tag
+    ));
+    if let Ok(q) = tagged {
+        let _ = backend.query_page(Idea::TABLE, &q).await;
+    }
+    let done_tagged = Query::filter(&format!(
         "PartitionKey eq '{}' and Completed eq {} and contains(Tags, '{}')",
         collection, completed, tag
     ));
-    if let Ok(q) = tagged {
+    if let Ok(q) = done_tagged {
         let _ = backend.query_page(Idea::TABLE, &q).await;
     }
 }
