@@ -18,9 +18,15 @@ pub static RULE: Rule = Rule {
 A query that the same block follows with deletes (a call named `delete…`), when the query looks
 for entities older than a time (`Timestamp lt datetime'…'`, a property compared `lt`/`le` with
 a `datetime` literal or holding a time in the design, or compared with a number where its name
-says it holds a time (`ttl_int lt 1700000000000`, `ExpiresOn le 638…`), or a RowKey or PartitionKey compared
-`lt`/`le` where the design's key starts with an ascending time, an integer count since an epoch
-such as `at_ms` included) without fixing a partition, or is `Query::all()`.
+says it holds a time (`ttl_int lt 1700000000000`, `ExpiresOn le 638…`), or a RowKey or
+PartitionKey compared `lt`/`le` where the design's key starts with an ascending time, an integer
+count since an epoch such as `at_ms` included) without fixing a partition, or is `Query::all()`.
+
+A filter that fixes the one partition every row of the table is written under
+(`PartitionKey eq 'sessions'` where the designs' PartitionKey is the constant `sessions`) reads
+the whole table, and counts as fixing none. A property whose name says work falls due at that
+time (`ExecuteTime`, `due_at`, `NextVisibleTime`) finds a queue's rows, each handled and then
+deleted, not data ageing out, and is left alone.
 
 ## Why it is bad
 Deleting by query costs a read of every entity scanned plus one delete request (or one
@@ -89,6 +95,11 @@ fn older_than(ctx: &FilterContext<'_>, e: &Expr) -> Option<String> {
                     });
                 }
             };
+            // A time at which work falls due (`ExecuteTime le now`, `NextVisible lt now`) finds
+            // the work a queue holds, each row handled and then deleted: not data ageing out.
+            if names_a_schedule(&name) {
+                return None;
+            }
             let time_literal = matches!(literal, Value::DateTime(_));
             let time_property = ctx
                 .tables
@@ -103,6 +114,23 @@ fn older_than(ctx: &FilterContext<'_>, e: &Expr) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// Whether a property's name says it holds the time work falls due (`ExecuteTime`, `due_at`,
+/// `NextVisibleTime`, `scheduled_for`): one of its words is a word of scheduling.
+fn names_a_schedule(name: &str) -> bool {
+    super::has_word(
+        name,
+        &[
+            "execute",
+            "execution",
+            "due",
+            "scheduled",
+            "schedule",
+            "next",
+            "visible",
+        ],
+    )
 }
 
 /// Whether a property's name says it holds a time (`ttl_int`, `expiresOn`, `created_at`): one
@@ -128,14 +156,30 @@ fn names_a_time(name: &str) -> bool {
 }
 
 fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
-    if !ctx.site.deletes || ctx.plan.partitions.single().is_some() {
+    if !ctx.site.deletes {
         return;
     }
+    // One partition fixed bounds the read, unless every row of the table is under that one
+    // constant PartitionKey: then it is the whole table.
+    let whole = match ctx.plan.partitions.single() {
+        None => None,
+        Some(fixed) if super::only_partition(ctx).as_deref() == Some(fixed) => Some(fixed),
+        Some(_) => return,
+    };
     let what = if ctx.site.all {
         "reads every entity of the table".to_owned()
     } else {
         match older_than(ctx, &ctx.filter.expr) {
-            Some(name) => format!("`{}` scans for entities by {name}", ctx.filter.text),
+            Some(name) => format!(
+                "`{}` scans for entities by {name}{}",
+                ctx.filter.text,
+                match whole {
+                    Some(p) => format!(
+                        " in partition `{p}`, under which every row of the table is written"
+                    ),
+                    None => String::new(),
+                }
+            ),
             None => return,
         }
     };
@@ -189,6 +233,39 @@ mod tests {
         use super::names_a_time;
         assert!(names_a_time("expiresOn") && names_a_time("created_at") && names_a_time("TTL"));
         assert!(!names_a_time("hits") && !names_a_time("attempts") && !names_a_time("count"));
+    }
+
+    /// A sweep of expired rows in the one constant partition of a table reads the whole table:
+    /// found. The same sweep in one partition of many is bounded by it: not found.
+    #[test]
+    fn a_sweep_of_the_only_partition_is_a_whole_table_sweep() {
+        let found = |partition_key: &str| {
+            let text = format!(
+                r#"
+                #[derive(TableEntity)]
+                #[table(name = "Sessions", partition_key = "{partition_key}", row_key = "{{id}}")]
+                struct Session {{ tenant: String, id: String, session_expires: i64 }}
+                async fn gc<B: Backend>(sessions: &Table<'_, B, Session>, now: i64) {{
+                    let old = Query::filter(&format!("PartitionKey eq 'sessions' and session_expires lt {{}}", now)).unwrap();
+                    for s in sessions.query_all(&old).await.unwrap() {{
+                        let _ = sessions.delete(&s).await;
+                    }}
+                }}
+                "#
+            );
+            super::super::findings_of("TK108", &text)
+        };
+        let only = found("sessions");
+        assert_eq!(only.len(), 1, "{only:?}");
+        assert!(
+            only[0].message.contains("in partition `sessions`"),
+            "{}",
+            only[0].message
+        );
+        assert_eq!(found("{tenant}").len(), 0);
+        use super::names_a_schedule;
+        assert!(names_a_schedule("ExecuteTime") && names_a_schedule("due_at"));
+        assert!(!names_a_schedule("sessionExpires") && !names_a_schedule("Timestamp"));
     }
 
     /// A RowKey that starts with milliseconds since 1970 (`System.currentTimeMillis()`) orders

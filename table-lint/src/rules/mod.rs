@@ -188,6 +188,27 @@ pub fn rows_per_partition(design: &Design, enums: &[(String, usize)]) -> Option<
     })
 }
 
+/// The PartitionKey every row of the queried table is written under, when the code shows the
+/// table and its designs write all their rows (the entity's and each index copy's) under one
+/// and the same constant PartitionKey.
+pub fn only_partition(ctx: &FilterContext<'_>) -> Option<String> {
+    let mut only: Option<String> = None;
+    for d in ctx.tables {
+        // A row the model can't describe could be written anywhere.
+        if d.rows.len() != 1 + d.indexes.len() {
+            return None;
+        }
+        for (_, partition, _) in &d.rows {
+            let key = partition.constant()?;
+            match &only {
+                Some(k) if *k != key => return None,
+                _ => only = Some(key),
+            }
+        }
+    }
+    only
+}
+
 /// What an entity rule sees.
 pub struct EntityContext<'a> {
     /// The design.

@@ -115,7 +115,7 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
     }
     // Every row of the table is written under one PartitionKey: the read is that partition's
     // scan, and TK001 reports the single partition itself.
-    if let Some(partition) = only_partition(ctx) {
+    if let Some(partition) = super::only_partition(ctx) {
         let table = &ctx.tables[0].table;
         let (message, help) = if ctx.site.all {
             (
@@ -200,27 +200,6 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
     } else {
         finding
     });
-}
-
-/// The PartitionKey every row of the queried table is written under, when the code shows the
-/// table and its designs write all their rows (the entity's and each index copy's) under one
-/// and the same constant PartitionKey.
-fn only_partition(ctx: &FilterContext<'_>) -> Option<String> {
-    let mut only: Option<String> = None;
-    for d in ctx.tables {
-        // A row the model can't describe could be written anywhere.
-        if d.rows.len() != 1 + d.indexes.len() {
-            return None;
-        }
-        for (_, partition, _) in &d.rows {
-            let key = partition.constant()?;
-            match &only {
-                Some(k) if *k != key => return None,
-                _ => only = Some(key),
-            }
-        }
-    }
-    only
 }
 
 /// Whether the filter reads the newest partitions of tables whose PartitionKeys lead with a
