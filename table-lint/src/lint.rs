@@ -533,7 +533,7 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
     };
     let path = outcome.file.path.clone();
     let parsed: Result<Scan, scan::ScanError> = scan::scan(&outcome.file.text);
-    let scan = match parsed {
+    let mut scan = match parsed {
         Ok(scan) => scan,
         Err(e) => {
             let (start, end) = (e.start, e.end);
@@ -548,6 +548,15 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
             return outcome;
         }
     };
+    // A filter whose placeholder is a list of terms joined with `or` or `and` is judged with
+    // two such terms in its place, when that text parses (the placeholder's `0` otherwise).
+    for f in &mut scan.filters {
+        if let Some(joined) = f.joined.take()
+            && Filter::parse(&joined).is_ok()
+        {
+            f.text = joined;
+        }
+    }
     let facts = rules::FileFacts {
         enums: scan.enums.clone(),
         inserts: scan.inserts,

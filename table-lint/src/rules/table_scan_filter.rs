@@ -19,7 +19,10 @@ A `$filter` that does not fix the PartitionKey with `eq` joined to the whole fil
 `Query::all()`, which reads every entity. Only strings that reach the query API are filters: the
 argument of `Query::filter`, `Filter::parse` or an SDK's `.filter(…)`, a `format!` passed to
 them (its placeholders stand for values of the type their place asks for), or a name bound to
-either. Text that merely mentions `PartitionKey eq` (usage, log messages) is not read.
+either. A placeholder outside quotes filled from terms joined with `or` or `and`
+(`ids.iter().map(|id| format!("RowKey eq '{id}'")).collect::<Vec<_>>().join(" or ")`) stands for
+two such terms joined so. Text that merely mentions `PartitionKey eq` (usage, log messages) is
+not read.
 
 A range of PartitionKeys bounded on both sides (`PartitionKey ge 'a' and PartitionKey lt 'b'`)
 reads only the partitions in it and is not flagged (nor is an `or` of such ranges); one bounded

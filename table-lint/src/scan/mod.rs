@@ -62,6 +62,10 @@ pub struct FilterSite {
     /// Whether a placeholder stood outside quotes, where it may be any piece of a filter: the
     /// text is then unknown, and a parse failure may be the placeholder's.
     pub open_placeholders: bool,
+    /// The text again, when a placeholder outside quotes is filled from a list of filter terms
+    /// joined with `or` or `and` (`ids.iter().map(|id| format!("RowKey eq '{id}'"))…join(" or ")`):
+    /// that placeholder written as two such terms joined so (`RowKey eq 'x' or RowKey eq 'x'`).
+    pub joined: Option<String>,
     /// Whether this is `Query::all()`: every entity of the table.
     pub all: bool,
     /// The tables the code around the query names.
@@ -164,6 +168,8 @@ fn scan_with(text: &str, tokens: &mut Vec<Token>) -> Result<Scan, ScanError> {
         seen: Vec::new(),
         in_unit_test: 0,
         strings: FxHashMap::default(),
+        terms: FxHashMap::default(),
+        joins: FxHashMap::default(),
         tables: FxHashMap::default(),
     };
     visitor.bindings();
@@ -338,6 +344,11 @@ struct Visitor<'s> {
     /// so that `Query::filter(&f)` finds its text: the literal's token, and whether it is a
     /// `format!`'s.
     strings: FxHashMap<&'s str, (usize, bool)>,
+    /// Names bound to a collection of filter terms made by one `format!` (`let ors: Vec<_> =
+    /// keys.iter().map(|k| format!("RowKey eq '{k}'")).collect()`): that literal's token.
+    terms: FxHashMap<&'s str, usize>,
+    /// Names bound to such terms joined into one string (`let any = ors.join(" or ")`).
+    joins: FxHashMap<&'s str, Joined>,
     /// Names bound to a typed table (`let t = Table::<_, Employee>::new(…)`, a parameter
     /// `t: &Table<B, Employee>`): the design's struct name.
     tables: FxHashMap<&'s str, &'s str>,
@@ -411,7 +422,19 @@ pub const QUOTED_PLACEHOLDER: &str = "x";
 /// quotes `x`, and outside quotes `0` (where the placeholder may as well be any piece of a
 /// filter, which [`Filled::open`] records).
 fn fill_placeholders(text: &str) -> Filled {
+    fill_placeholders_with(text, |_, _| None)
+}
+
+/// [`fill_placeholders`], writing a placeholder outside quotes as `open` gives it (given the
+/// text between its braces, and for one that names no argument, `{}` or `{:?}`, its number
+/// among those) where it gives one: such a placeholder leaves the text open only when `open`
+/// gives none.
+fn fill_placeholders_with(
+    text: &str,
+    mut open_value: impl FnMut(Option<usize>, &str) -> Option<String>,
+) -> Filled {
     let mut out = String::with_capacity(text.len());
+    let mut positional = 0usize;
     let mut in_quotes = false;
     let mut quoted_kind = "";
     let mut templated = false;
@@ -442,13 +465,27 @@ fn fill_placeholders(text: &str) -> Filled {
             }
             '{' => {
                 templated = true;
+                let mut spec = String::new();
                 for d in chars.by_ref() {
                     if d == '}' {
                         break;
                     }
+                    spec.push(d);
                 }
+                let number = spec
+                    .split(':')
+                    .next()
+                    .unwrap_or_default()
+                    .trim()
+                    .is_empty()
+                    .then(|| {
+                        positional += 1;
+                        positional - 1
+                    });
                 if in_quotes {
                     out.push_str(quoted_kind);
+                } else if let Some(value) = open_value(number, &spec) {
+                    out.push_str(&value);
                 } else {
                     open = true;
                     out.push('0');
@@ -462,6 +499,74 @@ fn fill_placeholders(text: &str) -> Filled {
         templated,
         open,
     }
+}
+
+/// Filter terms joined into one string: the literal of the `format!` that makes each term (its
+/// token), and the word that joins them.
+#[derive(Debug, Clone, Copy)]
+struct Joined {
+    term: usize,
+    word: &'static str,
+}
+
+/// The literal of the one `format!` in the tokens `start..end` (at any depth), when the tokens
+/// map something to terms (`map` is among them) and no other `format!` is there.
+fn mapped_term(t: Toks<'_>, start: usize, end: usize) -> Option<usize> {
+    if !(start..end).any(|i| t.is_ident(i, end, "map")) {
+        return None;
+    }
+    let mut found = None;
+    for i in start..end {
+        if let Some(name) = t.ident(i, end)
+            && is_format_macro(name)
+            && t.is_punct(i + 1, end, b'!')
+            && t.group(i + 2, end).is_some()
+        {
+            if found.is_some() || t.string(i + 3, end).is_none() {
+                return None;
+            }
+            found = Some(i + 3);
+        }
+    }
+    found
+}
+
+/// The arguments after a format string's literal at `lit`, up to the end of its macro's group:
+/// each one's range, and its name when it is written `name = value`.
+fn format_arguments<'s>(t: Toks<'s>, lit: usize) -> Vec<(Option<&'s str>, usize, usize)> {
+    let Some(close) = lit
+        .checked_sub(1)
+        .and_then(|open| t.group(open, t.tokens.len()))
+    else {
+        return Vec::new();
+    };
+    let close = close.1;
+    let mut args = Vec::new();
+    let mut from = None;
+    for i in t.siblings(lit + 1, close) {
+        if t.is_punct(i, close, b',') {
+            if let Some(start) = from.take() {
+                args.push(start..i);
+            }
+            from = Some(i + 1);
+        }
+    }
+    if let Some(start) = from
+        && start < close
+    {
+        args.push(start..close);
+    }
+    args.into_iter()
+        .map(|r| {
+            let named = t.ident(r.start, r.end).filter(|_| {
+                t.is_punct(r.start + 1, r.end, b'=') && !t.is_punct(r.start + 2, r.end, b'=')
+            });
+            match named {
+                Some(name) => (Some(name), r.start + 2, r.end),
+                None => (None, r.start, r.end),
+            }
+        })
+        .collect()
 }
 
 impl<'s> Visitor<'s> {
@@ -557,14 +662,21 @@ impl<'s> Visitor<'s> {
         let Some(value) = self.toks.string(lit, lit + 1) else {
             return;
         };
-        let filled = if in_format_macro {
-            fill_placeholders(&value)
+        let (filled, joined) = if in_format_macro {
+            let filled = fill_placeholders(&value);
+            let joined = if filled.open {
+                self.joined_text(lit, &value)
+            } else {
+                None
+            };
+            (filled, joined)
         } else {
-            Filled {
+            let filled = Filled {
                 text: value.into_owned(),
                 templated: false,
                 open: false,
-            }
+            };
+            (filled, None)
         };
         let (tables, deletes, limited) = self.context(levels, at);
         let (start, end) = self
@@ -576,6 +688,7 @@ impl<'s> Visitor<'s> {
             end,
             templated: filled.templated,
             open_placeholders: filled.open,
+            joined,
             all: false,
             tables,
             deletes,
@@ -674,6 +787,71 @@ impl<'s> Visitor<'s> {
     /// The first pass over the file: names bound to strings and to typed tables, enums of unit
     /// variants, and whether it inserts. Every identifier is looked at, at any depth, with the
     /// tokens after it on its level.
+    /// The joined terms the expression `start..end` is: `TERMS.join(" or ")` where `TERMS` is a
+    /// name bound to terms or maps to them in place, or a name bound to such a join.
+    fn joined(&self, start: usize, end: usize) -> Option<Joined> {
+        let t = self.toks;
+        let at = t.skip_refs(start, end);
+        if let Some(name) = t.ident(at, end)
+            && only_conversions(t, at + 1, end)
+        {
+            return self.joins.get(name).copied();
+        }
+        let parts: Vec<usize> = t.siblings(start, end).collect();
+        let [.., dot, join, args] = parts[..] else {
+            return None;
+        };
+        let (Delimiter::Parenthesis, close) = t.group(args, end)? else {
+            return None;
+        };
+        if !t.is_punct(dot, end, b'.') || !t.is_ident(join, end, "join") || close != args + 2 {
+            return None;
+        }
+        let separator = t.string(args + 1, close)?;
+        let word = match separator
+            .trim_matches(|c: char| c.is_whitespace() || c == '(' || c == ')')
+            .to_ascii_lowercase()
+            .as_str()
+        {
+            "or" => "or",
+            "and" => "and",
+            _ => return None,
+        };
+        let receiver = t.skip_refs(start, dot);
+        let term = match t.ident(receiver, dot) {
+            Some(name) if only_conversions(t, receiver + 1, dot) => *self.terms.get(name)?,
+            _ => mapped_term(t, start, dot)?,
+        };
+        Some(Joined { term, word })
+    }
+
+    /// The text a `format!` string at `lit` gets when its placeholders outside quotes that are
+    /// filled from joined terms are written as two terms: `None` when none is.
+    fn joined_text(&self, lit: usize, value: &str) -> Option<String> {
+        let t = self.toks;
+        let args = format_arguments(t, lit);
+        let mut any = false;
+        let filled = fill_placeholders_with(value, |positional, spec| {
+            let name = spec.split(':').next().unwrap_or_default().trim();
+            let joined = if let Some(at) = positional {
+                let (_, start, end) = *args.get(at)?;
+                self.joined(start, end)
+            } else if let Ok(at) = name.parse::<usize>() {
+                let (_, start, end) = *args.get(at)?;
+                self.joined(start, end)
+            } else if let Some(&(_, start, end)) = args.iter().find(|(n, ..)| *n == Some(name)) {
+                self.joined(start, end)
+            } else {
+                // A name captured from the scope: `format!("… ({ors})")`.
+                self.joins.get(name).copied()
+            }?;
+            let term = fill_placeholders(&t.string(joined.term, t.tokens.len())?).text;
+            any = true;
+            Some(format!("{term} {} {term}", joined.word))
+        });
+        any.then_some(filled.text)
+    }
+
     fn bindings(&mut self) {
         let t = self.toks;
         let n = t.tokens.len();
@@ -686,6 +864,10 @@ impl<'s> Visitor<'s> {
             {
                 if let Some(string) = whole_string_value(t, value, value_end) {
                     self.strings.insert(name, string);
+                } else if let Some(joined) = self.joined(value, value_end) {
+                    self.joins.insert(name, joined);
+                } else if let Some(term) = mapped_term(t, value, value_end) {
+                    self.terms.insert(name, term);
                 }
                 if let Some(at) = t
                     .siblings(value, value_end)
@@ -799,6 +981,7 @@ impl<'s> Visitor<'s> {
                         end,
                         templated: false,
                         open_placeholders: false,
+                        joined: None,
                         all: true,
                         tables,
                         deletes,
@@ -1446,6 +1629,65 @@ mod tests {
         let found =
             filters(r#"fn f() { Query::filter(&format!("PartitionKey eq 'a' and {}", cond)); }"#);
         assert!(found[0].open_placeholders);
+    }
+
+    /// A placeholder outside quotes filled from terms joined with `or` or `and` is written as
+    /// two terms: by position, by name, captured, inline or through bindings; a separator that
+    /// is no filter operator, or terms from more than one `format!`, leave it open.
+    #[test]
+    fn joined_terms_fill_their_placeholder_with_two_terms() {
+        let joined = |body: &str| {
+            let found = filters(&format!("fn f(pk: &str, ids: &[&str]) {{ {body} }}"));
+            found[0].joined.clone()
+        };
+        let two = Some("PartitionKey eq 'x' and (RowKey eq 'x' or RowKey eq 'x')".to_owned());
+        assert_eq!(
+            joined(
+                r#"let ors: Vec<String> = ids.iter().map(|k| format!("RowKey eq '{}'", k)).collect();
+                Query::filter(&format!("PartitionKey eq '{}' and ({})", pk, ors.join(" or ")));"#
+            ),
+            two
+        );
+        assert_eq!(
+            joined(
+                r#"let any = ids.iter().map(|k| format!("RowKey eq '{k}'")).collect::<Vec<_>>().join(" or ");
+                Query::filter(&format!("PartitionKey eq '{pk}' and ({any})"));"#
+            ),
+            two
+        );
+        assert_eq!(
+            joined(
+                r#"Query::filter(&format!("PartitionKey eq '{0}' and ({rows})", pk,
+                    rows = ids.iter().map(|k| format!("RowKey eq '{}'", k)).collect::<Vec<_>>().join(") or (")));"#
+            ),
+            two
+        );
+        assert_eq!(
+            joined(
+                r#"let f = format!("{}", ids.iter().map(|k| format!("Tag eq '{}'", k)).collect::<Vec<_>>().join(" and "));
+                Query::filter(&f);"#
+            ),
+            Some("Tag eq 'x' and Tag eq 'x'".to_owned())
+        );
+        assert_eq!(
+            joined(
+                r#"let list = ids.iter().map(|k| format!("'{}'", k)).collect::<Vec<_>>().join(", ");
+                Query::filter(&format!("PartitionKey eq '{}' and ({})", pk, list));"#
+            ),
+            None
+        );
+        assert_eq!(
+            joined(
+                r#"let ors = ids.iter().map(|k| if k.is_empty() { format!("A eq '{}'", k) } else { format!("B eq '{}'", k) }).collect::<Vec<_>>();
+                Query::filter(&format!("PartitionKey eq '{}' and ({})", pk, ors.join(" or ")));"#
+            ),
+            None
+        );
+        // Quoted placeholders count among the positional ones.
+        let found = filters(
+            r#"fn f() { Query::filter(&format!("PartitionKey eq '{}' and {}", a, cond)); }"#,
+        );
+        assert!(found[0].open_placeholders && found[0].joined.is_none());
     }
 
     #[test]
