@@ -25,8 +25,9 @@ design declares (`#[table(load(writes_per_second = N))]`), else `peak_writes_per
 
 A field whose type does not bound it (a `String`) but whose name says it holds one of a short
 list (`channel`, `scheme`, `status`, `level`, `severity`, `priority`, `tier`, `plan`, `stage`,
-`phase`, `mode`, `kind`, `type`, `environment`, past a trailing `_id`, `_name`, `_code` or
-`_key`) is
+`phase`, `mode`, `kind`, `type`, `environment`, or a label that groups a whole application's
+rows, `category`, `segment`, `namespace`, `endpoint`, past a trailing `_id`, `_name`, `_code`
+or `_key`) is
 reported as a note when the PartitionKey is made only of such fields: how many values it takes
 is a fact of the data the code does not show. Index copies' PartitionKeys are judged the same
 way: a copy partitioned by a few-valued field is as hot as an entity would be.
@@ -113,6 +114,10 @@ const FEW_VALUED_WORDS: &[&str] = &[
     "environment",
     "env",
     "type",
+    "category",
+    "segment",
+    "namespace",
+    "endpoint",
 ];
 
 /// The few-valued word a field's name ends with, past a trailing `id`, `name`, `code` or `key`
@@ -273,6 +278,26 @@ mod tests {
             typed[0].1 && typed[0].0.contains("`doc_type` names a type"),
             "{typed:?}"
         );
+    }
+
+    /// A label that groups an application's rows (a cache's namespace or segment) is noted as
+    /// few-valued; a hash of it is not.
+    #[test]
+    fn grouping_labels_are_noted() {
+        let noted = |pk: &str| {
+            found(&format!(
+                r#"
+                #[derive(TableEntity)]
+                #[table(name = "Cache", partition_key = "{{{pk}}}", row_key = "{{key}}")]
+                struct Entry {{ {pk}: String, key: String, value: String }}
+                "#
+            ))
+        };
+        for pk in ["namespace", "segment", "endpoint", "category"] {
+            let found = noted(pk);
+            assert!(found.len() == 1 && found[0].1, "{pk}: {found:?}");
+        }
+        assert_eq!(noted("namespace_hash"), []);
     }
 
     /// An enum of three variants caps the table at three partitions: a warning.
