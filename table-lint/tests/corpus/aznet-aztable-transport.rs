@@ -86,9 +86,10 @@ struct Token {
 #[table(name = "reqsession", partition_key = "data", row_key = "{seq:09}")]
 #[table(rename_all = "PascalCase")]
 struct Frame {
-    /// The frame's sequence number; formatRowKey keeps its last nine digits.
+    /// The frame's sequence number (a uint64 in the original); formatRowKey keeps its last
+    /// nine digits.
     #[table(max = 999_999_999)]
-    seq: u64,
+    seq: u32,
     data: Vec<u8>,
     data01: Option<Vec<u8>>,
     data02: Option<Vec<u8>>,
@@ -140,7 +141,7 @@ async fn write_raw<B: Backend>(frames: &Table<'_, B, Frame>, frame: &Frame) {
 }
 
 /// ReadRaw: the next frames from the receiver's position, at most 100.
-async fn read_raw<B: Backend>(backend: &B, next_seq: u64) {
+async fn read_raw<B: Backend>(backend: &B, next_seq: u32) {
     let q = Query::filter(&format!(
         "PartitionKey eq 'data' and RowKey ge '{:09}'",
         next_seq

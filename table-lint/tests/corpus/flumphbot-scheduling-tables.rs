@@ -31,8 +31,8 @@ use uuid::Uuid;
 #[derive(TableEntity)]
 #[table(name = "usermappings", partition_key = "users", row_key = "{discord_id:unpadded}")]
 struct UserMapping {
-    /// A Discord snowflake, `str(discord_id)`.
-    discord_id: u64,
+    /// A Discord snowflake (below 2^63), `str(discord_id)`.
+    discord_id: i64,
     discord_name: String,
     calendar_email: String,
     /// `datetime.isoformat()`, stored as a string.
