@@ -140,6 +140,17 @@ pub(crate) fn writes(word: &str) -> bool {
         || word == "execute_batch"
 }
 
+/// What a `BatchOperation::…` variant of the runtime writes: `Some(true)` for an insert,
+/// `Some(false)` for another write (a replace, a merge, an upsert), `None` for a delete or a
+/// name that is no write.
+pub(crate) fn batch_write(variant: &str) -> Option<bool> {
+    match variant {
+        "Insert" => Some(true),
+        "Replace" | "Merge" | "UpsertReplace" | "UpsertMerge" => Some(false),
+        _ => None,
+    }
+}
+
 /// Scans a file's text: it is lexed whole, and only the items that derive `TableEntity` are
 /// parsed. A lexing error (an unbalanced delimiter, an unterminated string) is returned.
 pub fn scan(text: &str) -> Result<Scan, ScanError> {
@@ -892,6 +903,19 @@ impl<'s> Visitor<'s> {
                 }
             } else if writes(word) {
                 self.scan.writes = true;
+            } else if let Some(insert) = batch_write(word)
+                && i >= 3
+                && t.is_punct(i - 1, n, b':')
+                && t.is_punct(i - 2, n, b':')
+                && t.is_ident(i - 3, n, "BatchOperation")
+            {
+                // An operation of a transaction or of `Backend::write`: which design it writes
+                // is in the entity it carries, not known here.
+                self.scan.writes = true;
+                if insert {
+                    self.scan.inserts = true;
+                    self.scan.inserts_untyped = true;
+                }
             } else if word == "get"
                 && let Some(design) = self.typed_receiver(i)
             {
@@ -1688,6 +1712,35 @@ mod tests {
             r#"fn f() { Query::filter(&format!("PartitionKey eq '{}' and {}", a, cond)); }"#,
         );
         assert!(found[0].open_placeholders && found[0].joined.is_none());
+    }
+
+    /// The runtime's `BatchOperation` variants are writes, `Insert` an insert, whether they go
+    /// to `Backend::write` or into a transaction; a variant of another enum is not.
+    #[test]
+    fn batch_operations_are_writes() {
+        let facts = |body: &str| {
+            let found = scan(&format!(
+                "async fn f<B: Backend>(b: &B, e: Entity) {{ {body} }}"
+            ))
+            .unwrap();
+            (found.writes, found.inserts)
+        };
+        assert_eq!(
+            facts(r#"b.write("T", BatchOperation::UpsertMerge(e)).await;"#),
+            (true, false)
+        );
+        assert_eq!(
+            facts(r#"b.execute_batch("T", vec![BatchOperation::Insert(e)]).await;"#),
+            (true, true)
+        );
+        assert_eq!(
+            facts(r#"b.write("T", BatchOperation::Insert(e)).await;"#),
+            (true, true)
+        );
+        assert_eq!(
+            facts("let m = Strategy::Merge; let i = Kind::Insert;"),
+            (false, false)
+        );
     }
 
     #[test]

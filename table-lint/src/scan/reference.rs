@@ -268,6 +268,14 @@ impl Visitor {
                         self.scan.writes = true;
                     } else if super::writes(&word) {
                         self.scan.writes = true;
+                    } else if let Some(insert) = super::batch_write(&word)
+                        && i >= 3
+                        && matches!(&tokens[i - 1], TokenTree::Punct(p) if p.as_char() == ':')
+                        && matches!(&tokens[i - 2], TokenTree::Punct(p) if p.as_char() == ':')
+                        && matches!(&tokens[i - 3], TokenTree::Ident(b) if b == "BatchOperation")
+                    {
+                        self.scan.writes = true;
+                        self.scan.inserts |= insert;
                     } else if let (Some(TokenTree::Punct(colon)), Some(ty)) =
                         (tokens.get(i + 1), tokens.get(i + 2..))
                         && colon.as_char() == ':'
