@@ -62,18 +62,10 @@ Querying on properties: a filter's literals carry their EDM type (`L` for Int64,
     check: Check::Filter(check),
 };
 
-/// The EDM type of a filter literal.
-fn literal_type(literal: &Value) -> EdmType {
-    match literal {
-        Value::String(_) => EdmType::String,
-        Value::Int32(_) => EdmType::Int32,
-        Value::Int64(_) => EdmType::Int64,
-        Value::Double(_) => EdmType::Double,
-        Value::Boolean(_) => EdmType::Boolean,
-        Value::DateTime(_) => EdmType::DateTime,
-        Value::Guid(_) => EdmType::Guid,
-        Value::Binary(_) => EdmType::Binary,
-    }
+/// Whether a stored type (the derive's model) is the type of a literal (the runtime's): the
+/// two name the service's types alike.
+fn same_type(stored: EdmType, written: table_runtime::EdmType) -> bool {
+    stored.name() == written.wire_name()
 }
 
 /// How the literal is written in the property's type, where there is one obvious spelling.
@@ -149,10 +141,10 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
         if stored.is_empty() && *target == Target::Timestamp {
             stored.push((EdmType::DateTime, None));
         }
-        let written = literal_type(literal);
+        let written = literal.edm_type();
         if unknown
             || stored.is_empty()
-            || stored.iter().any(|(t, _)| *t == written)
+            || stored.iter().any(|(t, _)| same_type(*t, written))
             || reported.contains(&name)
         {
             continue;
@@ -162,7 +154,7 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
         // for entities other writers stored otherwise.
         let also_typed = found.iter().any(|&(t, l)| {
             property_name(ctx, t) == Some(name)
-                && stored.iter().any(|(edm, _)| *edm == literal_type(l))
+                && stored.iter().any(|(edm, _)| same_type(*edm, l.edm_type()))
         });
         if also_typed {
             continue;
