@@ -437,9 +437,9 @@ fn fill_placeholders(text: &str) -> Filled {
 }
 
 /// [`fill_placeholders`], writing a placeholder outside quotes as `open` gives it (given the
-/// text between its braces, and for one that names no argument, `{}` or `{:?}`, its number
-/// among those) where it gives one: such a placeholder leaves the text open only when `open`
-/// gives none.
+/// argument it names, the text before any `:`, and for one that names none, `{}` or `{:?}`,
+/// its number among those) where it gives one: such a placeholder leaves the text open only
+/// when `open` gives none.
 fn fill_placeholders_with(
     text: &str,
     mut open_value: impl FnMut(Option<usize>, &str) -> Option<String>,
@@ -483,19 +483,14 @@ fn fill_placeholders_with(
                     }
                     spec.push(d);
                 }
-                let number = spec
-                    .split(':')
-                    .next()
-                    .unwrap_or_default()
-                    .trim()
-                    .is_empty()
-                    .then(|| {
-                        positional += 1;
-                        positional - 1
-                    });
+                let name = spec.split(':').next().unwrap_or_default().trim();
+                let number = name.is_empty().then(|| {
+                    positional += 1;
+                    positional - 1
+                });
                 if in_quotes {
                     out.push_str(quoted_kind);
-                } else if let Some(value) = open_value(number, &spec) {
+                } else if let Some(value) = open_value(number, name) {
                     out.push_str(&value);
                 } else {
                     open = true;
@@ -523,23 +518,21 @@ struct Joined {
 /// The literal of the one `format!` in the tokens `start..end` (at any depth), when the tokens
 /// map something to terms (`map` is among them) and no other `format!` is there.
 fn mapped_term(t: Toks<'_>, start: usize, end: usize) -> Option<usize> {
-    if !(start..end).any(|i| t.is_ident(i, end, "map")) {
-        return None;
-    }
+    let mut maps = false;
     let mut found = None;
     for i in start..end {
-        if let Some(name) = t.ident(i, end)
-            && is_format_macro(name)
-            && t.is_punct(i + 1, end, b'!')
-            && t.group(i + 2, end).is_some()
-        {
+        let Some(name) = t.ident(i, end) else {
+            continue;
+        };
+        maps |= name == "map";
+        if is_format_macro(name) && t.is_punct(i + 1, end, b'!') && t.group(i + 2, end).is_some() {
             if found.is_some() || t.string(i + 3, end).is_none() {
                 return None;
             }
             found = Some(i + 3);
         }
     }
-    found
+    found.filter(|_| maps)
 }
 
 /// The arguments after a format string's literal at `lit`, up to the end of its macro's group:
@@ -808,10 +801,10 @@ impl<'s> Visitor<'s> {
         {
             return self.joins.get(name).copied();
         }
-        let parts: Vec<usize> = t.siblings(start, end).collect();
-        let [.., dot, join, args] = parts[..] else {
-            return None;
-        };
+        // The last three tokens of the level: `.`, `join`, `(…)`.
+        let args = t.prev(end, start)?;
+        let join = t.prev(args, start)?;
+        let dot = t.prev(join, start)?;
         let (Delimiter::Parenthesis, close) = t.group(args, end)? else {
             return None;
         };
@@ -842,8 +835,7 @@ impl<'s> Visitor<'s> {
         let t = self.toks;
         let args = format_arguments(t, lit);
         let mut any = false;
-        let filled = fill_placeholders_with(value, |positional, spec| {
-            let name = spec.split(':').next().unwrap_or_default().trim();
+        let filled = fill_placeholders_with(value, |positional, name| {
             let joined = if let Some(at) = positional {
                 let (_, start, end) = *args.get(at)?;
                 self.joined(start, end)
@@ -1334,8 +1326,9 @@ fn item_end(t: Toks<'_>, from: usize, end: usize) -> Option<usize> {
 /// syn and darling would read past; `#[d]` is accepted exactly where a doc comment is. A doc
 /// comment inside an attribute's brackets is tokens that attribute's reader sees, and a comment
 /// too short for the attribute, or broken across lines at its start, stays as it is.
-fn short_docs(item: &str, from: usize, tokens: &[lex::Token]) -> String {
-    let mut bytes = item.as_bytes().to_vec();
+fn short_docs<'i>(item: &'i str, from: usize, tokens: &[lex::Token]) -> Cow<'i, str> {
+    // Copied at the first doc comment written shorter; an item without one is lent as it is.
+    let mut bytes: Option<Vec<u8>> = None;
     let mut brackets = 0usize;
     for token in tokens {
         match token.kind {
@@ -1370,6 +1363,7 @@ fn short_docs(item: &str, from: usize, tokens: &[lex::Token]) -> String {
         if comment.len() < short.len() || comment[..short.len()].contains('\n') {
             continue;
         }
+        let bytes = bytes.get_or_insert_with(|| item.as_bytes().to_vec());
         for (i, b) in bytes[start..stop].iter_mut().enumerate() {
             if let Some(&c) = short.as_bytes().get(i) {
                 *b = c;
@@ -1378,8 +1372,11 @@ fn short_docs(item: &str, from: usize, tokens: &[lex::Token]) -> String {
             }
         }
     }
-    // Only whole comments became ASCII, so the text is still UTF-8.
-    String::from_utf8(bytes).unwrap_or_else(|_| item.to_owned())
+    match bytes {
+        None => Cow::Borrowed(item),
+        // Only whole comments became ASCII, so the text is still UTF-8.
+        Some(bytes) => Cow::Owned(String::from_utf8(bytes).unwrap_or_else(|_| item.to_owned())),
+    }
 }
 
 /// Whether the group at `i` (on the level starting at `start`) is the argument list of a
