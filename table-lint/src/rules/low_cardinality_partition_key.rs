@@ -2,6 +2,7 @@
 
 use table_derive_internals::Design;
 use table_derive_internals::ast::TypeKind;
+use table_derive_internals::keyspace::Language;
 use table_derive_internals::template::SegmentFormat;
 
 use super::keys::{self, KeyRole};
@@ -17,20 +18,24 @@ pub static RULE: Rule = Rule {
     docs: r#"## What it flags
 A `partition_key` whose placeholders can take so few values together that the table has only a
 handful of partitions: an enum of unit variants declared in the same file (`{status}` with
-`enum Status { Open, Closed, Archived }`), an integer with a small `max` (`#[table(max = 3)]`),
-or an `i8`/`u8` when the expected load needs more. The number of partitions is the product of
-each placeholder's number of values; the rule flags it when that many partitions, each taking
-about `partition_writes_per_second` entities a second, can't take the peak load: the one the
-design declares (`#[table(load(writes_per_second = N))]`), else `peak_writes_per_second`.
+`enum Status { Open, Closed, Archived }`), an unsigned integer with a small `max`
+(`#[table(max = 3)]`), or an `i8`/`u8` when the expected load needs more. The number of
+partitions is the product of each placeholder's number of values, counted by the same model of
+the key space the derive checks designs with: a signed integer may be negative whatever its
+`max`, so `max = 3` on an `i32` bounds nothing (use an unsigned type for a small count). The
+rule flags it when that many partitions, each taking about `partition_writes_per_second`
+entities a second, can't take the peak load: the one the design declares
+(`#[table(load(writes_per_second = N))]`), else `peak_writes_per_second`.
 
 A field whose type does not bound it (a `String`) but whose name says it holds one of a short
 list (`channel`, `scheme`, `status`, `level`, `severity`, `priority`, `tier`, `plan`, `stage`,
 `phase`, `mode`, `kind`, `type`, `environment`, or a label that groups a whole application's
-rows, `category`, `segment`, `namespace`, `endpoint`, past a trailing `_id`, `_name`, `_code`
-or `_key`) is
-reported as a note when the PartitionKey is made only of such fields: how many values it takes
-is a fact of the data the code does not show. Index copies' PartitionKeys are judged the same
-way: a copy partitioned by a few-valued field is as hot as an entity would be.
+rows, `category`, `segment`, `namespace`, `endpoint`, past a trailing `_id`, `_name`, `_code` or
+`_key`) is reported as a note when the PartitionKey is made only of such fields: how many values
+it takes is a fact of the data the code does not show; a field beside them that the rule can
+count and that spreads the load on its own (a `u8` shard) keeps the note away. Index copies'
+PartitionKeys are judged the same way: a copy partitioned by a few-valued field is as hot as an
+entity would be.
 
 A table of one row per value is not flagged: when the RowKey holds no field the PartitionKey
 doesn't (`partition_key = "{standard}", row_key = "{standard}"`, or a literal RowKey), the few
@@ -68,6 +73,10 @@ partitions to spread the load, which a few-valued PartitionKey can never give."#
 };
 
 /// How many values a key placeholder can take, when it is few enough to count.
+/// How many values `field` can write in a key with `format`, by the shared model of the key
+/// space (an integer's type, width and declared `max`, its negatives included), or by the
+/// variants of an enum the file declares; with the reason, in words. `None` for a time (which
+/// takes new values as time goes on), for an integer wider than 8 bits without a `max`, and for a field whose values the model can't count.
 fn values(
     design: &Design,
     enums: &[(String, usize)],
@@ -78,25 +87,32 @@ fn values(
     if format.is_time() {
         return None;
     }
-    if let Some(max) = f.max {
-        return Some((max.saturating_add(1), format!("`{field}` is at most {max}")));
+    if matches!(f.kind, TypeKind::Other) {
+        let (name, n) = super::enum_variants(design, enums, field)?;
+        return Some((n, format!("`{field}` is a `{name}` of {n} variants")));
     }
-    match &f.kind {
-        TypeKind::Integer { bits: 8, signed } => Some((
-            256,
-            format!("`{field}` is an {}", if *signed { "i8" } else { "u8" }),
-        )),
-        TypeKind::Other => {
-            let (name, n) = super::enum_variants(design, enums, field)?;
-            Some((n, format!("`{field}` is a `{name}` of {n} variants")))
+    // The whole range of a wider integer says nothing of the values it holds (an id, a
+    // count); its name may still.
+    let wide = matches!(f.kind, TypeKind::Integer { bits, .. } if bits > 8);
+    if wide && f.max.is_none() {
+        return None;
+    }
+    let count = Language::of_field(f, format).ok()?.count()?;
+    let count = u64::try_from(count).unwrap_or(u64::MAX);
+    let signed = matches!(f.kind, TypeKind::Integer { signed: true, .. });
+    let why = match (f.max, &f.kind) {
+        (Some(max), _) if signed => {
+            format!("`{field}` is at most {max}, and as a signed integer may be negative")
         }
-        _ => None,
-    }
+        (Some(max), _) => format!("`{field}` is at most {max}"),
+        (None, TypeKind::Integer { bits: 8, .. }) => {
+            format!("`{field}` is an {}8", if signed { "i" } else { "u" })
+        }
+        _ => format!("`{field}` takes {count} values"),
+    };
+    Some((count, why))
 }
 
-/// Words that name a field whose values are a short list by their nature (a delivery channel,
-/// a payment scheme, a status, a severity), whatever type holds them: the name is all a
-/// `String` field says about how many values it takes.
 const FEW_VALUED_WORDS: &[&str] = &[
     "channel",
     "scheme",
@@ -202,7 +218,12 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
                 "a field with many values that spreads the load (a customer, a device)".to_owned()
             }
         };
+        let ceiling = partitions.saturating_mul(per_partition);
         if !named.is_empty() {
+            if ceiling >= peak {
+                // The counted fields spread the load whatever the named ones hold.
+                continue;
+            }
             reasons.extend(named);
             out.push(
                 Finding::new(
@@ -221,7 +242,6 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
             );
             continue;
         }
-        let ceiling = partitions.saturating_mul(per_partition);
         if ceiling >= peak {
             continue;
         }
@@ -355,6 +375,56 @@ mod tests {
             "#,
         );
         assert!(spread.is_empty(), "{spread:?}");
+    }
+
+    /// Values are counted by the shared model of the key space: an unsigned `max` bounds the
+    /// field, a signed one does not (its negatives are keys too), and a counted field that
+    /// spreads the load on its own keeps a named few-valued field's note away.
+    #[test]
+    fn values_are_counted_by_the_key_space_model() {
+        let with = |ty: &str| {
+            found(&format!(
+                r#"
+                #[derive(TableEntity)]
+                #[table(name = "Jobs", partition_key = "{{shard}}", row_key = "{{job_id}}")]
+                struct Job {{ #[table(max = 3)] shard: {ty}, job_id: String }}
+                "#
+            ))
+        };
+        let unsigned = with("u32");
+        assert_eq!(unsigned.len(), 1, "{unsigned:?}");
+        assert!(
+            unsigned[0].0.contains("can take only 4 values") && !unsigned[0].1,
+            "{unsigned:?}"
+        );
+        assert_eq!(with("i32"), []);
+        // A wider integer that nothing bounds is judged by its name, as a `String` is.
+        let named = found(
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "Payments", partition_key = "{scheme_id}", row_key = "{payment_id}")]
+            struct Payment { scheme_id: u32, payment_id: String }
+            "#,
+        );
+        assert!(named.len() == 1 && named[0].1, "{named:?}");
+        let shard = |ty: &str| {
+            found(&format!(
+                r#"
+                #[derive(TableEntity)]
+                #[table(name = "Jobs", partition_key = "{{status}}_{{shard}}", row_key = "{{job_id}}")]
+                struct Job {{ status: String, shard: {ty}, job_id: String }}
+                "#
+            ))
+        };
+        assert_eq!(shard("u8"), []);
+        let few = found(
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "Jobs", partition_key = "{status}_{shard}", row_key = "{job_id}")]
+            struct Job { status: String, #[table(max = 1)] shard: u8, job_id: String }
+            "#,
+        );
+        assert!(few.len() == 1 && few[0].1, "{few:?}");
     }
 
     #[test]
