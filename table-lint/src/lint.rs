@@ -548,6 +548,19 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
             return outcome;
         }
     };
+    for unread in std::mem::take(&mut scan.unread) {
+        outcome.findings.push((
+            &rules::unparsable_source::RULE,
+            unread.start,
+            unread.end,
+            format!(
+                "this item derives `TableEntity` but the linter can't read it, so its design is not checked: {}",
+                unread.why
+            ),
+            Some("simplify the item until it reads (`table-lint keys` shows what the linter sees), or exclude the file in table-lint.toml".into()),
+            false,
+        ));
+    }
     // A filter whose placeholder is a list of terms joined with `or` or `and` is judged with
     // two such terms in its place, when that text parses (the placeholder's `0` otherwise).
     for f in &mut scan.filters {
@@ -804,6 +817,9 @@ enum Input {
 /// One input's result: its outcome, or the path that could not be read and why.
 type Checked = Result<FileOutcome, (PathBuf, String)>;
 
+/// The stack of each thread that checks files.
+const WORKER_STACK: usize = 64 << 20;
+
 /// Reads (when on disk) and checks every input, returning the results in the order given.
 /// Threads take the next input as they free up, so reading overlaps lexing and one big file
 /// holds up one thread only; a file without a relevant word is read, not lexed.
@@ -857,17 +873,28 @@ fn check_all(inputs: Vec<Input>, config: &Config) -> Vec<Checked> {
             done.push((n, Ok(outcome)));
         }
     };
-    let mut results = if threads == 1 {
-        work()
-    } else {
-        std::thread::scope(|s| {
-            let handles: Vec<_> = (0..threads).map(|_| s.spawn(work)).collect();
-            handles
-                .into_iter()
-                .flat_map(|h| h.join().unwrap_or_default())
-                .collect()
-        })
-    };
+    // Every file is checked on a thread of this module's own, with room for syn's recursion
+    // on the deepest item the scanner hands it (`MAX_ITEM_DEPTH` levels; a debug build's
+    // frames need tens of kilobytes a level). The stack is reserved, not touched.
+    let mut results = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .filter_map(|_| {
+                std::thread::Builder::new()
+                    .name("table-lint check".into())
+                    .stack_size(WORKER_STACK)
+                    .spawn_scoped(s, work)
+                    .ok()
+            })
+            .collect();
+        if handles.is_empty() {
+            // No thread could be started: check everything here.
+            return work();
+        }
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
     results.sort_by_key(|(n, _)| *n);
     results.into_iter().map(|(_, r)| r).collect()
 }

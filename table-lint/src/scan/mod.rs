@@ -103,6 +103,20 @@ pub struct Scan {
     /// Whether the file writes entities in any way: inserts, or calls something named
     /// `upsert…`, `update…`, `merge…`, `replace…`, `submit_transaction` or `execute_batch`.
     pub writes: bool,
+    /// Items that derive `TableEntity` but could not be read, so no design of theirs is
+    /// checked: where each one starts and ends, and why.
+    pub unread: Vec<Unread>,
+}
+
+/// An item that derives `TableEntity` and that the scanner could not read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unread {
+    /// Where the item starts (its first attribute).
+    pub start: Position,
+    /// Where it ends.
+    pub end: Position,
+    /// Why, in words.
+    pub why: String,
 }
 
 /// A file that does not lex: where, and proc-macro2's message for it.
@@ -368,6 +382,46 @@ struct Visitor<'s> {
 /// How deep groups may nest in an item that derives `TableEntity` for it to be parsed.
 const MAX_ITEM_DEPTH: usize = 64;
 
+/// How deep syn's recursive descent goes in `tokens`, at most: groups, generic arguments
+/// (`<` … `>`), and a chain of prefix operators and arrows within one field or argument
+/// (`&'a mut *const -!x`, `fn() -> fn() -> u8`), each of which syn parses a level down. Counted
+/// high rather than low: a chain ends only at a `,`, a `;` or a closing `>`.
+fn nesting(tokens: &[lex::Token]) -> usize {
+    let (mut groups, mut angles, mut chain, mut deepest) = (0usize, 0usize, 0usize, 0usize);
+    let mut previous: Option<Kind> = None;
+    for token in tokens {
+        match token.kind {
+            Kind::Open { .. } => groups += 1,
+            Kind::Close { .. } => groups = groups.saturating_sub(1),
+            Kind::Punct { ch: b'<', .. } => angles += 1,
+            // `->` and `=>` are arrows (the `-` already counted), not closing `>`s.
+            Kind::Punct { ch: b'>', .. }
+                if matches!(
+                    previous,
+                    Some(Kind::Punct {
+                        ch: b'-' | b'=',
+                        joint: true
+                    })
+                ) => {}
+            Kind::Punct { ch: b'>', .. } => {
+                angles = angles.saturating_sub(1);
+                chain = 0;
+            }
+            Kind::Punct {
+                ch: b',' | b';', ..
+            } => chain = 0,
+            Kind::Punct {
+                ch: b'&' | b'*' | b'-' | b'!' | b'\'',
+                ..
+            } => chain += 1,
+            _ => {}
+        }
+        deepest = deepest.max(groups + angles + chain);
+        previous = Some(token.kind);
+    }
+    deepest
+}
+
 /// One level of the token tree the walk is in: the range of the level's tokens (a group's
 /// inside, the file, or a `#[cfg(test)]` item's tokens), where the walk is, and the attributes
 /// it has seen before that token. The walk keeps its levels in a stack (a vector), so a file
@@ -580,19 +634,6 @@ impl<'s> Visitor<'s> {
     /// so the spans of the design are the file's lines and columns.
     fn derived_item(&mut self, first: usize, end: usize) {
         let tokens = self.toks.tokens;
-        // syn parses nesting by recursion: an item nested deeper than any real one is not
-        // parsed (the thread's stack would not hold it), as if it did not parse.
-        let mut depth = 0usize;
-        for token in tokens.get(first..end).unwrap_or_default() {
-            match token.kind {
-                Kind::Open { .. } => depth += 1,
-                Kind::Close { .. } => depth = depth.saturating_sub(1),
-                _ => {}
-            }
-            if depth > MAX_ITEM_DEPTH {
-                return;
-            }
-        }
         let (Some(from), Some(to)) = (
             tokens.get(first),
             end.checked_sub(1).and_then(|l| tokens.get(l)),
@@ -604,6 +645,29 @@ impl<'s> Visitor<'s> {
         let Some(item) = self.toks.src.get(from..to) else {
             return;
         };
+        // A macro's template (`struct $name { … }`) is read where the macro is used.
+        if tokens
+            .get(first..end)
+            .unwrap_or_default()
+            .iter()
+            .any(|t| matches!(t.kind, Kind::Punct { ch: b'$', .. }))
+        {
+            return;
+        }
+        let unread = |why: String| Unread {
+            start: at,
+            end: self.lines.position(to),
+            why,
+        };
+        // syn parses nesting by recursion: an item nested deeper than any real one is not
+        // parsed (the thread's stack would not hold it), and is reported as not read.
+        if nesting(tokens.get(first..end).unwrap_or_default()) > MAX_ITEM_DEPTH {
+            let why = format!(
+                "it nests more than {MAX_ITEM_DEPTH} levels deep (groups, generic arguments or prefix operators), deeper than the linter reads"
+            );
+            self.scan.unread.push(unread(why));
+            return;
+        }
         let mut text = String::with_capacity(at.line - 1 + at.column - 1 + item.len());
         text.extend(std::iter::repeat_n('\n', at.line - 1));
         text.extend(std::iter::repeat_n(' ', at.column - 1));
@@ -612,8 +676,12 @@ impl<'s> Visitor<'s> {
             from,
             tokens.get(first..end).unwrap_or_default(),
         ));
-        if let Ok(input) = syn::parse_str::<syn::DeriveInput>(&text) {
-            self.entity(input);
+        match syn::parse_str::<syn::DeriveInput>(&text) {
+            Ok(input) => self.entity(input),
+            Err(e) => {
+                let why = format!("it does not parse as a struct, enum or union: {e}");
+                self.scan.unread.push(unread(why));
+            }
         }
     }
 
@@ -2087,9 +2155,65 @@ mod tests {
                 .unwrap();
             assert_eq!(found, 1);
         }
-        // Deeper: not parsed, no design, no overflow.
-        let found = scan(&design(&nested("(", "u8", ")", 100_000))).map(|s| s.entities.len());
-        assert_eq!(found.ok(), Some(0));
+        // Deeper, in any of the ways syn descends (generic arguments, references, pointers,
+        // arrows, prefix operators): not parsed, no design, no overflow, and reported as not read.
+        for ty in [
+            nested("(", "u8", ")", 100_000),
+            nested("Vec<", "u8", ">", 100_000),
+            format!("{}u8", "&'static ".repeat(100_000)),
+            format!("{}u8", "*const ".repeat(100_000)),
+            format!("{}u8", "fn() -> ".repeat(100_000)),
+            format!("[u8; {}1]", "- ".repeat(100_000)),
+        ] {
+            let found = scan(&design(&ty)).unwrap();
+            assert_eq!(found.entities.len(), 0);
+            assert_eq!(found.unread.len(), 1);
+            let unread = &found.unread[0];
+            assert!(
+                unread.why.contains("nests more than 64 levels"),
+                "{unread:?}"
+            );
+            assert_eq!((unread.start.line, unread.end.line), (1, 3));
+        }
+    }
+
+    /// Commas and closing `>`s end a chain of prefix operators: a struct of many reference
+    /// fields, or of fields with generic arguments, is not deep.
+    #[test]
+    fn nesting_counts_depth_not_length() {
+        let many = (0..200)
+            .map(|i| format!("f{i}: &'static Option<Vec<u8>>"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let text = format!(
+            "#[derive(TableEntity)]\n#[table(name = \"T\", partition_key = \"{{a}}\", row_key = \"{{b}}\")]\nstruct A {{ a: String, b: String, {many} }}"
+        );
+        let found = scan(&text).unwrap();
+        assert_eq!((found.entities.len(), found.unread.len()), (1, 0));
+        let mut tokens = Vec::new();
+        lex::lex(&text, &mut tokens).unwrap();
+        assert!(nesting(&tokens) < 8, "{}", nesting(&tokens));
+    }
+
+    /// An item that derives `TableEntity` and does not parse is reported, not skipped in
+    /// silence; a macro's template (`struct $name`) is left for the macro's uses.
+    #[test]
+    fn a_derived_item_that_does_not_parse_is_reported() {
+        let found = scan("#[derive(TableEntity)]\nstruct A { a: String b: String }").unwrap();
+        assert_eq!(found.entities.len(), 0);
+        assert_eq!(found.unread.len(), 1);
+        assert!(
+            found.unread[0]
+                .why
+                .starts_with("it does not parse as a struct"),
+            "{:?}",
+            found.unread
+        );
+        let template = scan(
+            "macro_rules! design { ($n:ident) => { #[derive(TableEntity)]\n#[table(name = \"T\", partition_key = \"{a}\", row_key = \"{b}\")]\nstruct $n { a: String, b: String } } }",
+        )
+        .unwrap();
+        assert_eq!((template.entities.len(), template.unread.len()), (0, 0));
     }
 
     /// Random programs of the words the scanner looks for, with balanced groups.
