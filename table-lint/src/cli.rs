@@ -246,7 +246,18 @@ fn view(
     matches: &clap::ArgMatches,
     show: fn(&[PathBuf]) -> Result<crate::views::View, String>,
 ) -> ExitCode {
-    match show(&paths_of(matches)) {
+    let paths = paths_of(matches);
+    // Read on a thread with the stack the linter's own workers have (see `WORKER_STACK`).
+    let shown = std::thread::Builder::new()
+        .name("table-lint view".into())
+        .stack_size(crate::lint::WORKER_STACK)
+        .spawn(move || show(&paths))
+        .map_err(|e| format!("can't start a thread: {e}"))
+        .and_then(|h| {
+            h.join()
+                .unwrap_or_else(|_| Err("the view stopped unexpectedly".into()))
+        });
+    match shown {
         Ok(view) => {
             print!("{}", view.text);
             for invalid in &view.invalid {

@@ -817,8 +817,10 @@ enum Input {
 /// One input's result: its outcome, or the path that could not be read and why.
 type Checked = Result<FileOutcome, (PathBuf, String)>;
 
-/// The stack of each thread that checks files.
-const WORKER_STACK: usize = 64 << 20;
+/// The stack of each thread that reads designs: room for syn's recursion on the deepest item
+/// the scanner hands it (`MAX_ITEM_DEPTH` levels; a debug build's frames take tens of
+/// kilobytes a level). The stack is reserved, not touched.
+pub(crate) const WORKER_STACK: usize = 64 << 20;
 
 /// Reads (when on disk) and checks every input, returning the results in the order given.
 /// Threads take the next input as they free up, so reading overlaps lexing and one big file
@@ -873,9 +875,7 @@ fn check_all(inputs: Vec<Input>, config: &Config) -> Vec<Checked> {
             done.push((n, Ok(outcome)));
         }
     };
-    // Every file is checked on a thread of this module's own, with room for syn's recursion
-    // on the deepest item the scanner hands it (`MAX_ITEM_DEPTH` levels; a debug build's
-    // frames need tens of kilobytes a level). The stack is reserved, not touched.
+    // Every file is checked on a thread of this module's own, with a stack of `WORKER_STACK`.
     let mut results = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .filter_map(|_| {

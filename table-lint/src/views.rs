@@ -2,38 +2,32 @@
 
 use std::path::PathBuf;
 
-use syn::visit::Visit;
-
 use crate::source;
 
-struct Structs(Vec<syn::DeriveInput>);
-
-impl<'ast> Visit<'ast> for Structs {
-    fn visit_item_struct(&mut self, item: &'ast syn::ItemStruct) {
-        let derives = item.attrs.iter().any(|a| {
-            a.path().is_ident("derive")
-                && a.meta
-                    .require_list()
-                    .is_ok_and(|l| l.tokens.to_string().contains("TableEntity"))
-        });
-        if derives {
-            self.0.push(syn::DeriveInput::from(item.clone()));
-        }
-        syn::visit::visit_item_struct(self, item);
-    }
-}
-
+/// The structs deriving `TableEntity` in the files, read as the linter reads designs; an item
+/// it can't read (one that does not parse, or nests too deep) is an error.
 fn entities(paths: &[PathBuf]) -> Result<Vec<(PathBuf, syn::DeriveInput)>, String> {
     let mut out = Vec::new();
     for path in source::discover(paths, &[])? {
         let file = source::read(&path)?;
-        let parsed = syn::parse_file(&file.text).map_err(|e| {
-            let at = e.span().start();
-            format!("{}:{}:{}: {e}", path.display(), at.line, at.column + 1)
+        let (inputs, unread) = crate::scan::derived_structs(&file.text).map_err(|e| {
+            format!(
+                "{}:{}:{}: {e}",
+                path.display(),
+                e.start.line,
+                e.start.column
+            )
         })?;
-        let mut found = Structs(Vec::new());
-        found.visit_file(&parsed);
-        out.extend(found.0.into_iter().map(|d| (path.clone(), d)));
+        if let Some(first) = unread.first() {
+            return Err(format!(
+                "{}:{}:{}: an item deriving `TableEntity` can't be read: {}",
+                path.display(),
+                first.start.line,
+                first.start.column,
+                first.why
+            ));
+        }
+        out.extend(inputs.into_iter().map(|d| (path.clone(), d)));
     }
     Ok(out)
 }

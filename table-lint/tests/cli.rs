@@ -235,6 +235,36 @@ fn bad_input_is_a_clear_message_with_the_documented_status() {
     assert!(codes.contains(&"TK001"), "{codes:?}");
     assert_eq!(o.status.code(), Some(1));
     let _ = Path::new("");
+
+    // A design nested deeper than any real one (here 20,000 generic arguments) is reported by
+    // every command, never a stack overflow.
+    let deep = temp_dir("deep");
+    std::fs::write(
+        deep.join("deep.rs"),
+        format!(
+            "#[derive(TableEntity)]\n#[table(name = \"Deep\", partition_key = \"{{a}}\", row_key = \"{{b}}\")]\nstruct Deep {{ a: String, b: String, c: {}u8{} }}\n",
+            "Vec<".repeat(20_000),
+            ">".repeat(20_000)
+        ),
+    )
+    .unwrap();
+    let path = deep.to_str().unwrap();
+    let o = table_lint(&["--format", "json", path]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("TK900") && stdout(&o).contains("nests more than 64 levels"),
+        "{}",
+        stdout(&o)
+    );
+    for view in ["keys", "expand"] {
+        let o = table_lint(&[view, path]);
+        assert_eq!(o.status.code(), Some(2), "{view}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("deep.rs:1:1: an item deriving `TableEntity` can't be read"),
+            "{view}: {}",
+            stderr(&o)
+        );
+    }
 }
 
 #[test]

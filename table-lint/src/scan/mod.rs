@@ -196,10 +196,40 @@ fn scan_with(text: &str, tokens: &mut Vec<Token>) -> Result<Scan, ScanError> {
         terms: FxHashMap::default(),
         joins: FxHashMap::default(),
         tables: FxHashMap::default(),
+        inputs: None,
     };
     visitor.bindings();
     visitor.walk();
     Ok(visitor.scan)
+}
+
+/// The structs of `text` that derive `TableEntity`, as syn reads them, found as [`scan`] finds
+/// designs (nesting bounded, spans the file's), with the derived items that could not be read.
+pub fn derived_structs(text: &str) -> Result<(Vec<syn::DeriveInput>, Vec<Unread>), ScanError> {
+    let mut tokens = Vec::new();
+    if let Err(e) = lex::lex(text, &mut tokens) {
+        let lines = Lines::new(text);
+        let (start, end) = lines.positions(e.offset, e.offset);
+        return Err(ScanError { start, end });
+    }
+    let mut visitor = Visitor {
+        toks: Toks {
+            src: text,
+            tokens: tokens.as_slice(),
+        },
+        lines: Lines::new(text),
+        scan: Scan::default(),
+        seen: Vec::new(),
+        in_unit_test: 0,
+        strings: FxHashMap::default(),
+        terms: FxHashMap::default(),
+        joins: FxHashMap::default(),
+        tables: FxHashMap::default(),
+        inputs: Some(Vec::new()),
+    };
+    visitor.walk();
+    let inputs = visitor.inputs.take().unwrap_or_default();
+    Ok((inputs, visitor.scan.unread))
 }
 
 /// The line starts of a text (found when first asked), to turn byte offsets into lines and
@@ -377,6 +407,9 @@ struct Visitor<'s> {
     /// Names bound to a typed table (`let t = Table::<_, Employee>::new(…)`, a parameter
     /// `t: &Table<B, Employee>`): the design's struct name.
     tables: FxHashMap<&'s str, &'s str>,
+    /// When set, the derived structs are kept here as syn read them, for the views, rather
+    /// than read as designs.
+    inputs: Option<Vec<syn::DeriveInput>>,
 }
 
 /// How deep groups may nest in an item that derives `TableEntity` for it to be parsed.
@@ -677,7 +710,14 @@ impl<'s> Visitor<'s> {
             tokens.get(first..end).unwrap_or_default(),
         ));
         match syn::parse_str::<syn::DeriveInput>(&text) {
-            Ok(input) => self.entity(input),
+            Ok(input) => match &mut self.inputs {
+                Some(inputs) => {
+                    if matches!(input.data, syn::Data::Struct(_)) {
+                        inputs.push(input);
+                    }
+                }
+                None => self.entity(input),
+            },
             Err(e) => {
                 let why = format!("it does not parse as a struct, enum or union: {e}");
                 self.scan.unread.push(unread(why));
