@@ -21,6 +21,10 @@ a `datetime` literal or holding a time in the design, or compared with a number 
 says it holds a time (`ttl_int lt 1700000000000`, `ExpiresOn le 638…`), or a RowKey or
 PartitionKey compared `lt`/`le` where the design's key starts with an ascending time, an integer
 count since an epoch such as `at_ms` included) without fixing a partition, or is `Query::all()`.
+A query whose filter is fixed text, with no value of the caller's in it, that tests a property
+and fixes no partition (`IsDeleted eq true`, `Status eq 'Complete'`) is a sweep of every row in
+that state and is reported too; one built from the caller's values (`SubjectId eq '{subject}'`) looks up the
+caller's rows, which TK101 reports as a scan if it is one, and is left alone here.
 
 A filter that fixes the one partition every row of the table is written under
 (`PartitionKey eq 'sessions'` where the designs' PartitionKey is the constant `sessions`) reads
@@ -155,6 +159,18 @@ fn names_a_time(name: &str) -> bool {
     )
 }
 
+/// Whether the query sweeps the whole table for rows in a state: its filter is fixed text (no
+/// value of the caller's, which would make it a lookup of the caller's rows) that tests a
+/// property (a state, not only a key), it fixes no partition (or only the one every row is
+/// under, `whole`), and it tests no time at which work falls due (a queue's consumer, left
+/// alone as in [`older_than`]).
+fn sweeps(ctx: &FilterContext<'_>, whole: bool) -> bool {
+    !ctx.site.templated
+        && !ctx.filter.properties.is_empty()
+        && (whole || !ctx.plan.partitions.is_bounded())
+        && !ctx.filter.properties.iter().any(|p| names_a_schedule(p))
+}
+
 fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
     if !ctx.site.deletes {
         return;
@@ -166,22 +182,28 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
         Some(fixed) if super::only_partition(ctx).as_deref() == Some(fixed) => Some(fixed),
         Some(_) => return,
     };
+    let in_whole = match whole {
+        Some(p) => format!(" in partition `{p}`, under which every row of the table is written"),
+        None => String::new(),
+    };
+    // Found by a fixed condition (`IsDeleted eq true`, `Status eq 'Complete'`) over the whole
+    // table: a sweep of every row in a state, not a lookup of the caller's rows.
+    let mut swept = false;
     let what = if ctx.site.all {
         "reads every entity of the table".to_owned()
+    } else if let Some(name) = older_than(ctx, &ctx.filter.expr) {
+        format!(
+            "`{}` scans for entities by {name}{in_whole}",
+            ctx.filter.text
+        )
+    } else if sweeps(ctx, whole.is_some()) {
+        swept = true;
+        format!(
+            "`{}` scans every row of the table{in_whole} for the entities its fixed condition selects",
+            ctx.filter.text
+        )
     } else {
-        match older_than(ctx, &ctx.filter.expr) {
-            Some(name) => format!(
-                "`{}` scans for entities by {name}{}",
-                ctx.filter.text,
-                match whole {
-                    Some(p) => format!(
-                        " in partition `{p}`, under which every row of the table is written"
-                    ),
-                    None => String::new(),
-                }
-            ),
-            None => return,
-        }
+        return;
     };
     let table = ctx
         .tables
@@ -192,6 +214,10 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
     let help = if ctx.site.all {
         format!(
             "to empty {table}, delete the table in one request (its name can be created again once the service has finished deleting it, or write to a new name); rows cleared together can share a partition and go in transactions of 100; for data that ages out, keep each period in a table of its own (`PeriodTables`)"
+        )
+    } else if swept {
+        format!(
+            "delete each row when it comes into that state, while its keys are known; or copy its keys into a partition of their own (an index of the rows to delete) and delete from there in transactions of 100; for data that ages out, keep each period of {table} in a table of its own (`PeriodTables`)"
         )
     } else {
         format!(
@@ -233,6 +259,60 @@ mod tests {
         use super::names_a_time;
         assert!(names_a_time("expiresOn") && names_a_time("created_at") && names_a_time("TTL"));
         assert!(!names_a_time("hits") && !names_a_time("attempts") && !names_a_time("count"));
+    }
+
+    /// A fixed condition over the whole table (rows in a state), deleted in the same block, is a
+    /// sweep: found, with help for a state rather than an age. A filter of the caller's values
+    /// is a lookup of their rows; one of the only partition, a queue's read; one bounded by a
+    /// partition of many, a partition's: none of them found.
+    #[test]
+    fn a_fixed_condition_over_the_whole_table_is_a_sweep() {
+        let found = |filter: &str, partition_key: &str| {
+            let text = format!(
+                r#"
+                #[derive(TableEntity)]
+                #[table(name = "Goals", partition_key = "{partition_key}", row_key = "{{id}}")]
+                struct Goal {{ user: String, id: String, is_deleted: bool, subject: String }}
+                async fn purge<B: Backend>(goals: &Table<'_, B, Goal>, subject: &str) {{
+                    let q = Query::filter(&format!("{filter}", subject)).unwrap();
+                    for g in goals.query_all(&q).await.unwrap() {{
+                        let _ = goals.delete(&g.key(), IfMatch::Any).await;
+                    }}
+                }}
+                "#
+            );
+            super::super::findings_of("TK108", &text)
+        };
+        let swept = found("IsDeleted eq true", "{user}");
+        assert_eq!(swept.len(), 1, "{swept:?}");
+        assert!(
+            swept[0]
+                .message
+                .contains("for the entities its fixed condition selects"),
+            "{}",
+            swept[0].message
+        );
+        assert!(
+            swept[0]
+                .help
+                .as_deref()
+                .is_some_and(|h| h.starts_with("delete each row when it comes into that state")),
+            "{:?}",
+            swept[0].help
+        );
+        assert_eq!(
+            found("IsDeleted eq true and Subject eq '{}'", "{user}").len(),
+            0
+        );
+        assert_eq!(found("PartitionKey eq 'goals'", "goals").len(), 0);
+        assert_eq!(
+            found("PartitionKey eq 'u1' and IsDeleted eq true", "{user}").len(),
+            0
+        );
+        assert_eq!(
+            found("PartitionKey eq 'goals' and IsDeleted eq true", "goals").len(),
+            1
+        );
     }
 
     /// A sweep of expired rows in the one constant partition of a table reads the whole table:
