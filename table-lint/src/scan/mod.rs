@@ -178,6 +178,23 @@ pub fn scan(text: &str) -> Result<Scan, ScanError> {
 
 /// [`scan`], lexing into `tokens`.
 fn scan_with(text: &str, tokens: &mut Vec<Token>) -> Result<Scan, ScanError> {
+    walk_file(text, tokens, None).map(|(scan, _)| scan)
+}
+
+/// The structs of `text` that derive `TableEntity`, as syn reads them, found as [`scan`] finds
+/// designs (nesting bounded, spans the file's), with the derived items that could not be read.
+pub fn derived_structs(text: &str) -> Result<(Vec<syn::DeriveInput>, Vec<Unread>), ScanError> {
+    let (scan, inputs) = walk_file(text, &mut Vec::new(), Some(Vec::new()))?;
+    Ok((inputs.unwrap_or_default(), scan.unread))
+}
+
+/// Lexes `text` into `tokens` and walks it: the scan, and the derived structs as syn read them
+/// when `inputs` is given (they are then kept there rather than read as designs).
+fn walk_file(
+    text: &str,
+    tokens: &mut Vec<Token>,
+    inputs: Option<Vec<syn::DeriveInput>>,
+) -> Result<(Scan, Option<Vec<syn::DeriveInput>>), ScanError> {
     if let Err(e) = lex::lex(text, tokens) {
         let lines = Lines::new(text);
         let (start, end) = lines.positions(e.offset, e.offset);
@@ -196,40 +213,11 @@ fn scan_with(text: &str, tokens: &mut Vec<Token>) -> Result<Scan, ScanError> {
         terms: FxHashMap::default(),
         joins: FxHashMap::default(),
         tables: FxHashMap::default(),
-        inputs: None,
+        inputs,
     };
     visitor.bindings();
     visitor.walk();
-    Ok(visitor.scan)
-}
-
-/// The structs of `text` that derive `TableEntity`, as syn reads them, found as [`scan`] finds
-/// designs (nesting bounded, spans the file's), with the derived items that could not be read.
-pub fn derived_structs(text: &str) -> Result<(Vec<syn::DeriveInput>, Vec<Unread>), ScanError> {
-    let mut tokens = Vec::new();
-    if let Err(e) = lex::lex(text, &mut tokens) {
-        let lines = Lines::new(text);
-        let (start, end) = lines.positions(e.offset, e.offset);
-        return Err(ScanError { start, end });
-    }
-    let mut visitor = Visitor {
-        toks: Toks {
-            src: text,
-            tokens: tokens.as_slice(),
-        },
-        lines: Lines::new(text),
-        scan: Scan::default(),
-        seen: Vec::new(),
-        in_unit_test: 0,
-        strings: FxHashMap::default(),
-        terms: FxHashMap::default(),
-        joins: FxHashMap::default(),
-        tables: FxHashMap::default(),
-        inputs: Some(Vec::new()),
-    };
-    visitor.walk();
-    let inputs = visitor.inputs.take().unwrap_or_default();
-    Ok((inputs, visitor.scan.unread))
+    Ok((visitor.scan, visitor.inputs))
 }
 
 /// The line starts of a text (found when first asked), to turn byte offsets into lines and
