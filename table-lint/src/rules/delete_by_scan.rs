@@ -171,6 +171,16 @@ fn sweeps(ctx: &FilterContext<'_>, whole: bool) -> bool {
         && !ctx.filter.properties.iter().any(|p| names_a_schedule(p))
 }
 
+/// What a query followed by deletes reads, by the case of the rule it falls under.
+enum Found {
+    /// Every entity of the table (`Query::all()`).
+    All,
+    /// Entities older than a time: what the filter compares, as a message names it.
+    Older(String),
+    /// Entities in a state, found by a fixed condition over the whole table.
+    Swept,
+}
+
 fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
     if !ctx.site.deletes {
         return;
@@ -186,22 +196,15 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
         Some(p) => format!(" in partition `{p}`, under which every row of the table is written"),
         None => String::new(),
     };
-    // Found by a fixed condition (`IsDeleted eq true`, `Status eq 'Complete'`) over the whole
-    // table: a sweep of every row in a state, not a lookup of the caller's rows.
-    let mut swept = false;
-    let what = if ctx.site.all {
-        "reads every entity of the table".to_owned()
+    // What the query reads: the whole table (emptying it, as a cache flush does), rows older
+    // than a time (data ageing out), or rows in a state found by a fixed condition over the
+    // whole table (a sweep, not a lookup of the caller's rows).
+    let found = if ctx.site.all {
+        Found::All
     } else if let Some(name) = older_than(ctx, &ctx.filter.expr) {
-        format!(
-            "`{}` scans for entities by {name}{in_whole}",
-            ctx.filter.text
-        )
+        Found::Older(name)
     } else if sweeps(ctx, whole.is_some()) {
-        swept = true;
-        format!(
-            "`{}` scans every row of the table{in_whole} for the entities its fixed condition selects",
-            ctx.filter.text
-        )
+        Found::Swept
     } else {
         return;
     };
@@ -210,19 +213,28 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
         .first()
         .map(|d| format!("`{}`", d.table))
         .unwrap_or_else(|| "the table".to_owned());
-    // An unfiltered read is emptying the table (a cache flush), not ageing data out.
-    let help = if ctx.site.all {
-        format!(
-            "to empty {table}, delete the table in one request (its name can be created again once the service has finished deleting it, or write to a new name); rows cleared together can share a partition and go in transactions of 100; for data that ages out, keep each period in a table of its own (`PeriodTables`)"
-        )
-    } else if swept {
-        format!(
-            "delete each row when it comes into that state, while its keys are known; or copy its keys into a partition of their own (an index of the rows to delete) and delete from there in transactions of 100; for data that ages out, keep each period of {table} in a table of its own (`PeriodTables`)"
-        )
-    } else {
-        format!(
-            "keep each period of {table} in a table of its own (`PeriodTables`) and delete the expired period's table in one request"
-        )
+    let text = &ctx.filter.text;
+    let (what, help) = match found {
+        Found::All => (
+            "reads every entity of the table".to_owned(),
+            format!(
+                "to empty {table}, delete the table in one request (its name can be created again once the service has finished deleting it, or write to a new name); rows cleared together can share a partition and go in transactions of 100; for data that ages out, keep each period in a table of its own (`PeriodTables`)"
+            ),
+        ),
+        Found::Older(name) => (
+            format!("`{text}` scans for entities by {name}{in_whole}"),
+            format!(
+                "keep each period of {table} in a table of its own (`PeriodTables`) and delete the expired period's table in one request"
+            ),
+        ),
+        Found::Swept => (
+            format!(
+                "`{text}` scans every row of the table{in_whole} for the entities its fixed condition selects"
+            ),
+            format!(
+                "delete each row when it comes into that state, while its keys are known; or copy its keys into a partition of their own (an index of the rows to delete) and delete from there in transactions of 100; for data that ages out, keep each period of {table} in a table of its own (`PeriodTables`)"
+            ),
+        ),
     };
     out.push(ctx.finding(
         format!("{what}, and the same block deletes what it finds: one read and one delete per entity (deleting by scan)"),

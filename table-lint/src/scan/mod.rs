@@ -666,10 +666,9 @@ impl<'s> Visitor<'s> {
         let Some(item) = self.toks.src.get(from..to) else {
             return;
         };
+        let item_tokens = tokens.get(first..end).unwrap_or_default();
         // A macro's template (`struct $name { … }`) is read where the macro is used.
-        if tokens
-            .get(first..end)
-            .unwrap_or_default()
+        if item_tokens
             .iter()
             .any(|t| matches!(t.kind, Kind::Punct { ch: b'$', .. }))
         {
@@ -682,7 +681,7 @@ impl<'s> Visitor<'s> {
         };
         // syn parses nesting by recursion: an item nested deeper than any real one is not
         // parsed (the thread's stack would not hold it), and is reported as not read.
-        if nesting(tokens.get(first..end).unwrap_or_default()) > MAX_ITEM_DEPTH {
+        if nesting(item_tokens) > MAX_ITEM_DEPTH {
             let why = format!(
                 "it nests more than {MAX_ITEM_DEPTH} levels deep (groups, generic arguments or prefix operators), deeper than the linter reads"
             );
@@ -692,11 +691,7 @@ impl<'s> Visitor<'s> {
         let mut text = String::with_capacity(at.line - 1 + at.column - 1 + item.len());
         text.extend(std::iter::repeat_n('\n', at.line - 1));
         text.extend(std::iter::repeat_n(' ', at.column - 1));
-        text.push_str(&short_docs(
-            item,
-            from,
-            tokens.get(first..end).unwrap_or_default(),
-        ));
+        text.push_str(&short_docs(item, from, item_tokens));
         match syn::parse_str::<syn::DeriveInput>(&text) {
             Ok(input) => match &mut self.inputs {
                 Some(inputs) => {
@@ -932,17 +927,15 @@ impl<'s> Visitor<'s> {
         let args = format_arguments(t, lit);
         let mut any = false;
         let filled = fill_placeholders_with(value, |positional, name| {
-            let joined = if let Some(at) = positional {
-                let (_, start, end) = *args.get(at)?;
-                self.joined(start, end)
-            } else if let Ok(at) = name.parse::<usize>() {
-                let (_, start, end) = *args.get(at)?;
-                self.joined(start, end)
-            } else if let Some(&(_, start, end)) = args.iter().find(|(n, ..)| *n == Some(name)) {
-                self.joined(start, end)
-            } else {
-                // A name captured from the scope: `format!("… ({ors})")`.
-                self.joins.get(name).copied()
+            // `{}` and `{0}` by position, `{rows}` by a named argument, else a name captured
+            // from the scope: `format!("… ({ors})")`.
+            let argument = match positional.or_else(|| name.parse::<usize>().ok()) {
+                Some(at) => Some(*args.get(at)?),
+                None => args.iter().find(|(n, ..)| *n == Some(name)).copied(),
+            };
+            let joined = match argument {
+                Some((_, start, end)) => self.joined(start, end),
+                None => self.joins.get(name).copied(),
             }?;
             let term = fill_placeholders(&t.string(joined.term, t.tokens.len())?).text;
             any = true;
