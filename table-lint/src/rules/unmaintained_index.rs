@@ -161,21 +161,41 @@ fn mirrored_copies(designs: &[DesignSummary], out: &mut Vec<(usize, Finding)>) {
         }
     }
     for group in by_shape.values() {
-        for (n, &at) in group.iter().enumerate() {
+        // The group's designs by how they split their key fields: a copy is keyed otherwise
+        // than its original, so only the other splits hold candidates (a generated tree of a
+        // thousand designs of one shape and one split is then read once, not pair by pair).
+        let mut splits: Vec<(&[String], &[String], Vec<usize>)> = Vec::new();
+        for &at in group {
+            let d = &designs[at];
+            match splits
+                .iter_mut()
+                .find(|(p, r, _)| *p == d.partition_fields && *r == d.row_fields)
+            {
+                Some((_, _, members)) => members.push(at),
+                None => splits.push((&d.partition_fields, &d.row_fields, vec![at])),
+            }
+        }
+        for &at in group {
             let copy = &designs[at];
-            let original = group[..n].iter().map(|&j| &designs[j]).find(|d| {
-                d.ident != copy.ident
-                    && d.scope.meets(&copy.scope)
-                    && d.unit_test == copy.unit_test
-                    // Split otherwise: the copy is keyed for another lookup.
-                    && (d.partition_fields != copy.partition_fields
-                        || d.row_fields != copy.row_fields)
-                    && copy
-                        .partition_fields
-                        .iter()
-                        .chain(&copy.row_fields)
-                        .all(|f| kind_of(d, f) == kind_of(copy, f))
-            });
+            // The first design before the copy, in the group's order, of another split.
+            let original = splits
+                .iter()
+                .filter(|(p, r, _)| *p != copy.partition_fields || *r != copy.row_fields)
+                .filter_map(|(_, _, members)| {
+                    members.iter().take_while(|&&j| j < at).copied().find(|&j| {
+                        let d = &designs[j];
+                        d.ident != copy.ident
+                            && d.scope.meets(&copy.scope)
+                            && d.unit_test == copy.unit_test
+                            && copy
+                                .partition_fields
+                                .iter()
+                                .chain(&copy.row_fields)
+                                .all(|f| kind_of(d, f) == kind_of(copy, f))
+                    })
+                })
+                .min()
+                .map(|j| &designs[j]);
             let Some(original) = original else {
                 continue;
             };
