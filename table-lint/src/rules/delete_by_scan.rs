@@ -30,7 +30,10 @@ A filter that fixes the one partition every row of the table is written under
 (`PartitionKey eq 'sessions'` where the designs' PartitionKey is the constant `sessions`) reads
 the whole table, and counts as fixing none. A property whose name says work falls due at that
 time (`ExecuteTime`, `due_at`, `NextVisibleTime`) finds a queue's rows, each handled and then
-deleted, not data ageing out, and is left alone.
+deleted, not data ageing out, and is left alone. So is a block that takes one row out of what
+it read (`.next()`, `.first()`, `.last()`, `.nth(…)`, `.find(…)`) and has no loop over the rows
+(`for`, `while`, `loop`, `.for_each(…)`, `.map(…)`): its delete removes that one row, a marker or
+a queue's head, and its cost does not grow with what there is to delete.
 
 ## Why it is bad
 Deleting by query costs a read of every entity scanned plus one delete request (or one
@@ -389,5 +392,38 @@ mod tests {
             found_ms[0].message
         );
         assert!(found("sequence").is_empty());
+    }
+
+    /// A scan whose first row alone the block deletes (a marker row, a queue's head) removes one
+    /// row, however many there are: not found. The same delete over every row is.
+    #[test]
+    fn deleting_the_one_row_picked_from_a_scan_is_not_a_sweep() {
+        let found = |take: &str| {
+            let text = format!(
+                r#"
+                #[derive(TableEntity)]
+                #[table(name = "Setup", partition_key = "{{stage}}", row_key = "{{id}}")]
+                struct Step {{ stage: String, id: String }}
+                async fn done<B: Backend>(backend: &B) {{
+                    let page = backend.query_page("Setup", &Query::all()).await.unwrap();
+                    {take}
+                }}
+                "#
+            );
+            super::super::findings_of("TK108", &text).len()
+        };
+        let delete = "let _ = backend.write(\"Setup\", BatchOperation::Delete { partition_key: row.partition_key, row_key: row.row_key, if_match: IfMatch::Any }).await;";
+        for pick in ["next()", "first()", "find(|r| r.row_key.is_empty())"] {
+            let one = format!("if let Some(row) = page.entities.into_iter().{pick} {{ {delete} }}");
+            assert_eq!(found(&one), 0, "{one}");
+        }
+        assert_eq!(
+            found(&format!("for row in page.entities {{ {delete} }}")),
+            1
+        );
+        // A loop anywhere in the block goes over the rows, whatever else it picks.
+        let both =
+            format!("let _head = page.entities.first(); for row in page.entities {{ {delete} }}");
+        assert_eq!(found(&both), 1);
     }
 }

@@ -818,7 +818,7 @@ impl<'s> Visitor<'s> {
                         from = if stop > from { stop } else { t.next(from) };
                     }
                 }
-                deletes = mentions_delete(t, f.start, f.end);
+                deletes = mentions_delete(t, f.start, f.end) && !picks_one_row(t, f.start, f.end);
                 break;
             }
             level = f.parent.and_then(|p| levels.get(p));
@@ -1342,6 +1342,32 @@ fn mentions_delete(t: Toks<'_>, start: usize, end: usize) -> bool {
                     && !word.eq_ignore_ascii_case(b"deleted")
             }
         })
+}
+
+/// Whether the tokens `start..end` take one row out of what they read (`.next()`, `.first()`,
+/// `.last()`, `.nth(…)`, `.find(…)`) and never go over all of it (no `for`, `while` or `loop`,
+/// no `.for_each(…)` or `.map(…)`): a delete there removes the one row picked (a queue's
+/// head, a marker row), not every row a scan found.
+fn picks_one_row(t: Toks<'_>, start: usize, end: usize) -> bool {
+    let end = end.min(t.tokens.len());
+    let method = |i: usize, names: &[&str]| {
+        i > start
+            && t.is_punct(i - 1, end, b'.')
+            && names.iter().any(|n| t.is_ident(i, end, n))
+            && matches!(t.group(i + 1, end), Some((Delimiter::Parenthesis, _)))
+    };
+    let mut picks = false;
+    for i in start..end {
+        if ["for", "while", "loop"]
+            .iter()
+            .any(|w| t.is_ident(i, end, w))
+            || method(i, &["for_each", "map", "try_for_each"])
+        {
+            return false;
+        }
+        picks |= method(i, &["next", "first", "last", "nth", "find"]);
+    }
+    picks
 }
 
 /// Whether tokens `at` and `at + 1` (before `end`) are `::`.

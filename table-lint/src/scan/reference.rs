@@ -185,7 +185,7 @@ impl Visitor {
                         from = stop.max(from + 1);
                     }
                 }
-                deletes = mentions_delete(f.tokens);
+                deletes = mentions_delete(f.tokens) && !picks_one_row(f.tokens);
                 break;
             }
             level = f.parent;
@@ -617,6 +617,40 @@ fn mentions_delete(tokens: &[TokenTree]) -> bool {
         TokenTree::Group(g) => mentions_delete(&g.stream().into_iter().collect::<Vec<_>>()),
         _ => false,
     })
+}
+
+/// Whether the tokens take one row out of what they read (`.next()`, `.first()`, `.last()`,
+/// `.nth(…)`, `.find(…)`) and never go over all of it (no `for`, `while` or `loop`, no
+/// `.for_each(…)` or `.map(…)`), at any depth.
+fn picks_one_row(tokens: &[TokenTree]) -> bool {
+    fn walk(tokens: &[TokenTree], picks: &mut bool) -> bool {
+        for (i, t) in tokens.iter().enumerate() {
+            match t {
+                TokenTree::Ident(id) => {
+                    let word = id.to_string();
+                    let method = i > 0
+                        && matches!(&tokens[i - 1], TokenTree::Punct(p) if p.as_char() == '.')
+                        && matches!(tokens.get(i + 1), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis);
+                    if matches!(word.as_str(), "for" | "while" | "loop")
+                        || (method && matches!(word.as_str(), "for_each" | "map" | "try_for_each"))
+                    {
+                        return false;
+                    }
+                    *picks |= method
+                        && matches!(word.as_str(), "next" | "first" | "last" | "nth" | "find");
+                }
+                TokenTree::Group(g) => {
+                    if !walk(&g.stream().into_iter().collect::<Vec<_>>(), picks) {
+                        return false;
+                    }
+                }
+                _ => {}
+            }
+        }
+        true
+    }
+    let mut picks = false;
+    walk(tokens, &mut picks) && picks
 }
 
 /// Whether tokens `at` and `at + 1` are `::`.
