@@ -639,10 +639,10 @@ fn picks_one_row(tokens: &[TokenTree]) -> bool {
                     *picks |= method
                         && matches!(word.as_str(), "next" | "first" | "last" | "nth" | "find");
                 }
-                TokenTree::Group(g) => {
-                    if !walk(&g.stream().into_iter().collect::<Vec<_>>(), picks) {
-                        return false;
-                    }
+                TokenTree::Group(g)
+                    if !walk(&g.stream().into_iter().collect::<Vec<_>>(), picks) =>
+                {
+                    return false;
                 }
                 _ => {}
             }
