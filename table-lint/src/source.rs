@@ -14,19 +14,26 @@ pub struct SourceFile {
 impl SourceFile {
     /// The byte offset of a 1-based line and 1-based character column, clamped to the text.
     pub fn offset(&self, line: usize, column: usize) -> usize {
-        let mut offset = 0;
-        for (i, l) in self.text.split_inclusive('\n').enumerate() {
-            if i + 1 == line {
-                let within = l
-                    .char_indices()
-                    .nth(column.saturating_sub(1))
-                    .map_or(l.trim_end_matches('\n').len(), |(b, _)| b);
-                return offset + within;
-            }
-            offset += l.len();
-        }
-        self.text.len()
+        offset_in(&self.text, 1, line, column)
     }
+}
+
+/// The byte offset in `text`, whose first line is numbered `first_line`, of a line and
+/// 1-based character column, clamped to the line's text (and to `text`'s end past its last
+/// line).
+pub fn offset_in(text: &str, first_line: usize, line: usize, column: usize) -> usize {
+    let mut offset = 0;
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i + first_line == line {
+            let within = l
+                .char_indices()
+                .nth(column.saturating_sub(1))
+                .map_or(l.trim_end_matches('\n').len(), |(b, _)| b);
+            return offset + within;
+        }
+        offset += l.len();
+    }
+    text.len()
 }
 
 /// Every `.rs` file under `paths` (files are taken as given), respecting `.gitignore`, with

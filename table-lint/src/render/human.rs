@@ -95,21 +95,7 @@ fn excerpt(text: &str, start: Position, end: Position) -> (usize, &str, std::ops
     let last = end.line.max(start.line);
     let to = line_start(last + 1).unwrap_or(text.len()).max(from);
     let lines = &text[from..to];
-    // A 1-based character column of a line of `lines` (counted from the first), clamped to
-    // the line's text.
-    let offset = |line: usize, column: usize| -> usize {
-        let mut at = 0;
-        for (i, l) in lines.split_inclusive('\n').enumerate() {
-            if i + start.line == line {
-                return at
-                    + l.char_indices()
-                        .nth(column.saturating_sub(1))
-                        .map_or(l.trim_end_matches('\n').len(), |(b, _)| b);
-            }
-            at += l.len();
-        }
-        lines.len()
-    };
+    let offset = |line, column| crate::source::offset_in(lines, start.line, line, column);
     let s = offset(start.line, start.column);
     let e = if end.line < start.line {
         s
