@@ -72,11 +72,11 @@ partitions to spread the load, which a few-valued PartitionKey can never give."#
     check: Check::Entity(check),
 };
 
-/// How many values a key placeholder can take, when it is few enough to count.
 /// How many values `field` can write in a key with `format`, by the shared model of the key
 /// space (an integer's type, width and declared `max`, its negatives included), or by the
 /// variants of an enum the file declares; with the reason, in words. `None` for a time (which
-/// takes new values as time goes on), for an integer wider than 8 bits without a `max`, and for a field whose values the model can't count.
+/// takes new values as time goes on), for an integer wider than 8 bits without a `max`, and
+/// for a field whose values the model can't count.
 fn values(
     design: &Design,
     enums: &[(String, usize)],
@@ -113,6 +113,9 @@ fn values(
     Some((count, why))
 }
 
+/// Words that name a field whose values are a short list by their nature (a delivery channel,
+/// a payment scheme, a status, a severity), whatever type holds them: the name is all a
+/// `String` field says about how many values it takes.
 const FEW_VALUED_WORDS: &[&str] = &[
     "channel",
     "scheme",

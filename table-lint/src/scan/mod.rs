@@ -1350,22 +1350,20 @@ fn mentions_delete(t: Toks<'_>, start: usize, end: usize) -> bool {
 /// head, a marker row), not every row a scan found.
 fn picks_one_row(t: Toks<'_>, start: usize, end: usize) -> bool {
     let end = end.min(t.tokens.len());
-    let method = |i: usize, names: &[&str]| {
-        i > start
-            && t.is_punct(i - 1, end, b'.')
-            && names.iter().any(|n| t.is_ident(i, end, n))
-            && matches!(t.group(i + 1, end), Some((Delimiter::Parenthesis, _)))
-    };
     let mut picks = false;
     for i in start..end {
-        if ["for", "while", "loop"]
-            .iter()
-            .any(|w| t.is_ident(i, end, w))
-            || method(i, &["for_each", "map", "try_for_each"])
-        {
-            return false;
+        let Some(word) = t.ident(i, end) else {
+            continue;
+        };
+        let method = i > start
+            && t.is_punct(i - 1, end, b'.')
+            && matches!(t.group(i + 1, end), Some((Delimiter::Parenthesis, _)));
+        match word {
+            "for" | "while" | "loop" => return false,
+            "for_each" | "map" | "try_for_each" if method => return false,
+            "next" | "first" | "last" | "nth" | "find" if method => picks = true,
+            _ => {}
         }
-        picks |= method(i, &["next", "first", "last", "nth", "find"]);
     }
     picks
 }
