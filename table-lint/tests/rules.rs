@@ -123,6 +123,28 @@ fn every_finding_has_help() {
     );
 }
 
+/// The derive's refusals each come with the help for their own kind: a `u64` no property holds
+/// is told to be stored as text, not to drop attributes it does not have.
+#[test]
+fn an_invalid_design_gets_the_help_of_its_own_problem() {
+    use table_lint::source::SourceFile;
+    let report = table_lint::lint::lint_sources(
+        vec![SourceFile {
+            path: "designs.rs".into(),
+            text: "#[derive(TableEntity)]\n#[table(name = \"Orders\", partition_key = \"{customer}\", row_key = \"{order}\")]\nstruct Order { customer: String, order: String, total_cents: u64 }\n".to_owned(),
+        }],
+        &Config::default(),
+    );
+    let lossy = report
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "TK000" && d.message.contains("total_cents"))
+        .expect("the u64 field is refused");
+    let help = lossy.help.as_deref().unwrap_or_default();
+    assert!(help.contains("as_string"), "{help}");
+    assert!(!help.contains("keep only"), "{help}");
+}
+
 /// TK011 and TK012 on keys that meet only with unusual values: a collision that any data makes
 /// is an error, one that needs a name of digits or an id spelling a literal word is a note, and
 /// a literal word is a marker TK012 lets a reader go by.

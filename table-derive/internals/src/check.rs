@@ -33,6 +33,8 @@ pub enum ProblemKind {
     /// An unpadded number followed by a literal that starts with a digit, so the key can't be
     /// split back where the number ends.
     UnpaddedBeforeDigit,
+    /// A field type no EDM property holds without loss (`u64`, 128-bit integers), stored as is.
+    LossyFieldType,
     /// A placeholder naming no field.
     UnknownField,
     /// A placeholder whose field can't be a key segment (type, format or storage mode).
@@ -65,6 +67,9 @@ impl ProblemKind {
             }
             ProblemKind::FieldAttribute => {
                 "keep only the field attributes its type takes (`max_len` on strings, `max` on integers, one of `json` and `as_string`)"
+            }
+            ProblemKind::LossyFieldType => {
+                "store the field as text with `#[table(as_string)]` (or as `json`), or give it a type a property holds: `i64` takes integers up to 2^63 - 1"
             }
             ProblemKind::ForbiddenLiteral => {
                 "write the key's literal text without `/`, `\\`, `#`, `?` or control characters; `_` and `-` separate segments safely"
@@ -248,7 +253,7 @@ ProblemKind::ReservedProperty,
         let wide = matches!(field.kind, TypeKind::Integer { bits: 128, .. });
         if (unsigned_64 || wide) && !field.json && !field.as_string {
             errors.push(
-                ProblemKind::FieldAttribute,
+                ProblemKind::LossyFieldType,
                 darling::Error::custom(format!(
                     "`{}` can't be stored as a property without loss (no EDM type holds every {}); add `#[table(as_string)]` to store it as text",
                     field.ident,
