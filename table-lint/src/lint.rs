@@ -577,6 +577,7 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
         got: scan.got.clone(),
         inserts_untyped: scan.inserts_untyped,
         writes: scan.writes,
+        large: scan.large.clone(),
         reads: scan
             .filters
             .iter()

@@ -1,4 +1,5 @@
-//! TK010 `entity-too-large`: more properties, or more bytes, than one entity may hold.
+//! TK010 `entity-too-large`: more properties, or more bytes, than one entity (or one of its
+//! properties) may hold.
 
 use table_derive_internals::Design;
 use table_derive_internals::ast::{Field, TypeKind};
@@ -12,13 +13,38 @@ const MAX_PROPERTIES: usize = 252;
 /// The largest entity, by the service's size formula.
 const MAX_ENTITY_BYTES: usize = 1024 * 1024;
 
+/// The longest string property the service documents, in UTF-16 units (64 KiB).
+const MAX_STRING_UNITS: usize = 32_768;
+
+/// Words that, ending a field's name, say its value is a whole document, file or payload rather
+/// than a short value about one (`plan_binary`, `lock_file`, `body`, but not `file_name` or
+/// `content_type`).
+const DOCUMENT_WORDS: &[&str] = &[
+    "attachment",
+    "binary",
+    "blob",
+    "body",
+    "content",
+    "contents",
+    "document",
+    "file",
+    "html",
+    "image",
+    "json",
+    "payload",
+    "photo",
+    "picture",
+    "serialized",
+    "xml",
+];
+
 /// The rule.
 pub static RULE: Rule = Rule {
     code: "TK010",
     name: "entity-too-large",
     default_level: Level::Deny,
     pattern: "large entities pattern",
-    summary: "a design with more than 252 stored properties, or whose bounded size is over 1 MiB",
+    summary: "a design with more than 252 stored properties, whose bounded size is over 1 MiB, or with a text property bounded over 64 KiB (unbounded documents and payloads as notes)",
     docs: r#"## What it flags
 - A design with more than 252 stored properties: its fields that are not `skip`ped, plus
   `EntityType` when it declares `entity_type` and `EntityVersion` when it declares `version`.
@@ -30,12 +56,23 @@ pub static RULE: Rule = Rule {
   `Boolean` 1. A `Vec<u8>`, a string without `max_len`, and a type the linter can't measure have
   no bound and count their smallest size: the rule then reports only when the bounded
   properties alone are over the limit.
+- A text property (a `String`, or a `json` or `as_string` field) whose `max_len` is over the
+  32,768 UTF-16 units (64 KiB) one string property may hold; at exactly 32,768, a note (the
+  service is reported to refuse that length, and the runtime's store does by default).
+- As a note, a property with no bound whose name says it holds a whole document, file or
+  payload (its last word is one such as `body`, `content`, `payload`, `file`, `binary`,
+  `blob`, `json`, `base64`, `document`, `attachment`, `image`; `lock_file` is one, `file_name`
+  is not): a `String`, a `Vec<u8>` or a `json` field without `max_len`. Such a value outgrows
+  the 64 KiB of one property long before the entity's 1 MiB.
+
+A design the same file keeps through a `LargeTable<_, _, Design>` (the runtime's large entities
+pattern, which moves a value over a limit to a blob) gets no finding for its properties.
 
 ## Why it is bad
-The service refuses an entity with more than 252 user properties or over 1 MiB, and the runtime's
-store checks the same limits on every write. A design that can reach either limit works in tests with short
-values and fails on the first large entity, with nothing to do at that point but change the
-design.
+The service refuses an entity with more than 252 user properties or over 1 MiB, and a string or
+binary property over 64 KiB; the runtime's store checks the same limits on every write. A
+design that can reach a limit works in tests with short values and fails on the first large
+entity, with nothing to do at that point but change the design.
 
 ## Example
 ```rust
@@ -48,11 +85,14 @@ struct Report { tenant: String, id: u32,
 Split the logical entity into several physical ones that share the PartitionKey (the wide
 entities pattern: `report_{id}_part1`, `report_{id}_part2`, read with one range query and written
 in one transaction), or keep the large values in Blob storage and store their address in the
-entity (the large entities pattern).
+entity (the large entities pattern: `table_runtime::blob::LargeTable` moves a value that would
+break a limit to a blob and back). A text value of a known bound over 64 KiB can also be split
+over several properties of one entity.
 
 ## From the guides
-The limits on an entity (1 MiB, 252 user properties besides PartitionKey, RowKey and Timestamp),
-the wide entities pattern and the large entities pattern."#,
+The limits on an entity (1 MiB, 252 user properties besides PartitionKey, RowKey and Timestamp)
+and on a property (64 KiB of string or binary), the wide entities pattern and the large entities
+pattern."#,
     options: &[],
     check: Check::Entity(check),
 };
@@ -150,6 +190,91 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
             "split it into entities sharing the PartitionKey (wide entities), or keep large values in Blob storage and store their address (large entities)",
         ));
     }
+    // A design kept through a `LargeTable` moves a value over a property's limit to a blob.
+    let blobs = ctx.file.large.iter().any(|d| design.ident == d);
+    for field in design.fields.iter().filter(|f| !f.skip && !blobs) {
+        property_limit(field, out);
+    }
+}
+
+/// Whether a name's last word is one of [`DOCUMENT_WORDS`], or it ends with `base64`.
+fn names_a_document(name: &str) -> bool {
+    name.to_ascii_lowercase().ends_with("base64")
+        || super::name_words(name)
+            .last()
+            .is_some_and(|w| DOCUMENT_WORDS.contains(&w.as_str()))
+}
+
+/// One property over the 64 KiB a string or binary property may hold: an error when its
+/// `max_len` allows it, a note when it has no bound and its name says it holds a document.
+fn property_limit(field: &Field, out: &mut Vec<Finding>) {
+    let kind = match &field.kind {
+        TypeKind::Option(inner) => inner,
+        kind => kind,
+    };
+    let text = field.json || field.as_string || matches!(kind, TypeKind::String);
+    let binary = !text && matches!(kind, TypeKind::Bytes);
+    let strict = table_runtime::limits::Limits::default().max_string_utf16;
+    if !text && !binary {
+        return;
+    }
+    match field.max_len {
+        Some(max) if text && max > MAX_STRING_UNITS => out.push(Finding::new(
+            field.ident.span(),
+            format!(
+                "`{}` may hold {max} UTF-16 units (`max_len = {max}`), over the {MAX_STRING_UNITS} (64 KiB) one string property holds: the service refuses a longer value",
+                field.ident
+            ),
+            format!(
+                "keep `{}` in Blob storage with its address in the entity (the large entities pattern, `table_runtime::blob::LargeTable`), or split it over properties of at most {} units each",
+                field.ident,
+                strict
+            ),
+        )),
+        // On the documented line: the service is reported to refuse exactly 64 KiB, and the
+        // runtime's store does by default (`Limits::max_string_utf16`).
+        Some(max) if text && max > strict => {
+            out.push(
+                Finding::new(
+                    field.ident.span(),
+                    format!(
+                        "`{}` may hold {max} UTF-16 units (`max_len = {max}`), the whole 64 KiB a string property holds by the documents: a risk to note, the service is reported to refuse a value of exactly that length, and this toolkit's store does by default",
+                        field.ident
+                    ),
+                    format!(
+                        "bound `{}` at {strict} units (`max_len = {strict}`) to stay inside every reading of the limit",
+                        field.ident,
+                    ),
+                )
+                .as_note(),
+            );
+        }
+        Some(_) => {}
+        None if names_a_document(&field.ident.to_string()) || names_a_document(&field.property) => {
+            out.push(
+                Finding::new(
+                    field.ident.span(),
+                    format!(
+                        "`{}` has no bound and its name says it holds a whole {}: a risk to note, a {} property holds at most 64 KiB and the service refuses the write of a larger value",
+                        field.ident,
+                        if binary { "file or payload" } else { "document or payload" },
+                        if binary { "binary" } else { "string" },
+                    ),
+                    format!(
+                        "keep `{}` in Blob storage and store its address (the large entities pattern: `table_runtime::blob::LargeTable` moves a value over the limit to a blob and back){}",
+                        field.ident,
+                        if text {
+                            ", or declare its longest value with `#[table(max_len = N)]` if it stays small"
+                        } else {
+                            ""
+                        }
+                    ),
+                )
+                .as_note(),
+            );
+        }
+        None => {}
+    }
 }
 
 #[cfg(test)]
@@ -161,17 +286,60 @@ mod tests {
     }
 
     fn findings(d: &Design) -> Vec<Finding> {
+        findings_in(d, &Default::default())
+    }
+
+    fn findings_in(d: &Design, file: &crate::rules::FileFacts) -> Vec<Finding> {
         let options = crate::config::RuleOptions::default();
         let mut out = Vec::new();
         check(
             &EntityContext {
                 design: d,
                 options: &options,
-                file: &Default::default(),
+                file,
             },
             &mut out,
         );
         out
+    }
+
+    /// Each property against the 64 KiB one property holds: a bound over it is a defect, the
+    /// documented line itself and an unbounded document are risks to note, a short value about
+    /// a document (`file_name`) is nothing, and a design kept through a `LargeTable` is left
+    /// alone.
+    #[test]
+    fn one_property_over_64_kib() {
+        let d = design(
+            r#"#[table(name = "T", partition_key = "{p}", row_key = "r")]
+            struct Mail { #[table(max_len = 8)] p: String,
+                #[table(max_len = 40000)] text: String,
+                #[table(max_len = 32768)] html_body: String,
+                #[table(max_len = 32767)] summary: String,
+                lock_file: String, attachment: Option<Vec<u8>>, content_base64: String,
+                #[table(json)] headers_json: Vec<String>,
+                file_name: String, content_type: String, base_url: String, photo_id: String }"#,
+        );
+        let found: Vec<(String, bool)> = findings(&d)
+            .into_iter()
+            .map(|f| (f.message.split('`').nth(1).unwrap_or("").to_owned(), f.note))
+            .collect();
+        let expected: Vec<(String, bool)> = [
+            ("text", false),
+            ("html_body", true),
+            ("lock_file", true),
+            ("attachment", true),
+            ("content_base64", true),
+            ("headers_json", true),
+        ]
+        .iter()
+        .map(|(n, note)| ((*n).to_owned(), *note))
+        .collect();
+        assert_eq!(found, expected);
+        let kept = crate::rules::FileFacts {
+            large: vec!["Mail".to_owned()],
+            ..Default::default()
+        };
+        assert!(findings_in(&d, &kept).is_empty());
     }
 
     #[test]

@@ -234,6 +234,8 @@ pub struct FileFacts {
     pub got: Vec<String>,
     /// Whether the file writes entities in any way (inserts, upserts, updates, batches).
     pub writes: bool,
+    /// The designs the file keeps through a `LargeTable` (their large values go to blobs).
+    pub large: Vec<String>,
     /// The queries of the file, with the tables the code around them names.
     pub reads: Vec<Read>,
     /// Whether the file declares designs and they all have one table: a query that names no

@@ -100,6 +100,9 @@ pub struct Scan {
     /// The designs the file reads by key through their typed tables (`people.get(…)` where
     /// `people` is a `Table<_, Person>`), each once: reads of one entity, in no key's order.
     pub got: Vec<String>,
+    /// The designs whose entities the file keeps through a `LargeTable<_, _, T>` (the large
+    /// entities pattern: a value over a property's limit moves to a blob), each once.
+    pub large: Vec<String>,
     /// Whether the file writes entities in any way: inserts, or calls something named
     /// `upsert…`, `update…`, `merge…`, `replace…`, `submit_transaction` or `execute_batch`.
     pub writes: bool,
@@ -997,6 +1000,11 @@ impl<'s> Visitor<'s> {
                     self.scan.inserts = true;
                     self.scan.inserts_untyped = true;
                 }
+            } else if word == "LargeTable"
+                && let Some(design) = table_type_argument(t, t.next(i), n)
+            {
+                // `LargeTable<'a, B, Record>`: the design's large values go to blobs.
+                push_once(&mut self.scan.large, design);
             } else if word == "get"
                 && let Some(design) = self.typed_receiver(i)
             {
@@ -1689,6 +1697,18 @@ mod tests {
 
     fn filters(source: &str) -> Vec<FilterSite> {
         scan(source).unwrap().filters
+    }
+
+    /// A `LargeTable<…, T>` anywhere in the file, a return type or a parameter's, names `T` as
+    /// kept through the large entities pattern; a plain `Table<…, T>` does not.
+    #[test]
+    fn large_tables_name_their_designs() {
+        let found = scan(
+            "fn open<'a, B>(b: &'a B) -> Result<LargeTable<'a, B, EmployeeRecord>, E> { todo() }
+             fn plain(t: &Table<'_, B, Other>, u: &blob::LargeTable<B, Scan>) {}",
+        )
+        .unwrap();
+        assert_eq!(found.large, ["EmployeeRecord", "Scan"]);
     }
 
     /// Doc comments become `#[d]` in place; those inside an attribute's brackets, and those
