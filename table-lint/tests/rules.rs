@@ -145,6 +145,28 @@ fn an_invalid_design_gets_the_help_of_its_own_problem() {
     assert!(!help.contains("keep only"), "{help}");
 }
 
+/// A key naming a field of a type keys can't hold is one problem, reported once on the key: the
+/// second error the derive gives the compiler, pointing at the field, is not a second finding.
+#[test]
+fn a_key_field_of_the_wrong_type_is_one_finding() {
+    use table_lint::source::SourceFile;
+    let report = table_lint::lint::lint_sources(
+        vec![SourceFile {
+            path: "designs.rs".into(),
+            text: "#[derive(TableEntity)]\n#[table(name = \"Files\", partition_key = \"{owner}\", row_key = \"{hash}\")]\nstruct File { owner: String, hash: Vec<u8> }\n".to_owned(),
+        }],
+        &Config::default(),
+    );
+    let refused: Vec<&str> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "TK000")
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(refused.len(), 1, "{refused:?}");
+    assert!(refused[0].contains("`hash`"), "{refused:?}");
+}
+
 /// TK011 and TK012 on keys that meet only with unusual values: a collision that any data makes
 /// is an error, one that needs a name of digits or an id spelling a literal word is a note, and
 /// a literal word is a marker TK012 lets a reader go by.

@@ -110,6 +110,10 @@ pub struct Problem {
     pub kind: ProblemKind,
     /// The message and span.
     pub error: darling::Error,
+    /// Whether this only points at a second place of the problem before it (the field a key
+    /// names), for the compiler, which can't attach a second label to one error; a report that
+    /// can (the linter's) leaves it out.
+    pub pointer: bool,
 }
 
 /// The problems found so far.
@@ -118,7 +122,11 @@ pub struct Problems(Vec<Problem>);
 
 impl Problems {
     fn push(&mut self, kind: ProblemKind, error: darling::Error) {
-        self.0.push(Problem { kind, error });
+        self.0.push(Problem {
+            kind,
+            error,
+            pointer: false,
+        });
     }
 
     /// A problem of `key`, shown on its template.
@@ -425,11 +433,12 @@ fn check_segment_field(key: &Key, field: &Field, format: SegmentFormat, errors: 
                 field.ident, key.template.text
             ),
         );
-        errors.push(
-            ProblemKind::UnsupportedKeyField,
-            darling::Error::custom(format!("`{}` is used in a key here", field.ident))
+        errors.0.push(Problem {
+            kind: ProblemKind::UnsupportedKeyField,
+            error: darling::Error::custom(format!("`{}` is used in a key here", field.ident))
                 .with_span(&field_span(field)),
-        );
+            pointer: true,
+        });
     }
 }
 

@@ -111,7 +111,12 @@ impl Visitor {
             Ok((design, errors)) => {
                 let mut all = errors;
                 if let Some(d) = &design {
-                    all.extend(problems(d).into_iter().map(|p| p.error));
+                    all.extend(
+                        problems(d)
+                            .into_iter()
+                            .filter(|p| !p.pointer)
+                            .map(|p| p.error),
+                    );
                 }
                 Err(darling::Error::multiple(all))
             }
