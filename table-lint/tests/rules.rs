@@ -24,6 +24,17 @@ fn lint(path: &Path) -> table_lint::lint::Report {
     lint_paths(&[relative.to_owned()], &Config::default()).unwrap()
 }
 
+/// Lints one file's text, given as `designs.rs`, with the default configuration.
+fn lint_text(text: &str) -> table_lint::lint::Report {
+    table_lint::lint::lint_sources(
+        vec![table_lint::source::SourceFile {
+            path: "designs.rs".into(),
+            text: text.to_owned(),
+        }],
+        &Config::default(),
+    )
+}
+
 #[test]
 fn every_rule_fires_on_its_bad_fixture_and_not_on_its_clean_one() {
     let mut missing = Vec::new();
@@ -127,13 +138,8 @@ fn every_finding_has_help() {
 /// is told to be stored as text, not to drop attributes it does not have.
 #[test]
 fn an_invalid_design_gets_the_help_of_its_own_problem() {
-    use table_lint::source::SourceFile;
-    let report = table_lint::lint::lint_sources(
-        vec![SourceFile {
-            path: "designs.rs".into(),
-            text: "#[derive(TableEntity)]\n#[table(name = \"Orders\", partition_key = \"{customer}\", row_key = \"{order}\")]\nstruct Order { customer: String, order: String, total_cents: u64 }\n".to_owned(),
-        }],
-        &Config::default(),
+    let report = lint_text(
+        "#[derive(TableEntity)]\n#[table(name = \"Orders\", partition_key = \"{customer}\", row_key = \"{order}\")]\nstruct Order { customer: String, order: String, total_cents: u64 }\n",
     );
     let lossy = report
         .diagnostics
@@ -149,13 +155,8 @@ fn an_invalid_design_gets_the_help_of_its_own_problem() {
 /// second error the derive gives the compiler, pointing at the field, is not a second finding.
 #[test]
 fn a_key_field_of_the_wrong_type_is_one_finding() {
-    use table_lint::source::SourceFile;
-    let report = table_lint::lint::lint_sources(
-        vec![SourceFile {
-            path: "designs.rs".into(),
-            text: "#[derive(TableEntity)]\n#[table(name = \"Files\", partition_key = \"{owner}\", row_key = \"{hash}\")]\nstruct File { owner: String, hash: Vec<u8> }\n".to_owned(),
-        }],
-        &Config::default(),
+    let report = lint_text(
+        "#[derive(TableEntity)]\n#[table(name = \"Files\", partition_key = \"{owner}\", row_key = \"{hash}\")]\nstruct File { owner: String, hash: Vec<u8> }\n",
     );
     let refused: Vec<&str> = report
         .diagnostics
@@ -173,15 +174,8 @@ fn a_key_field_of_the_wrong_type_is_one_finding() {
 #[test]
 fn collisions_are_graded_by_the_values_they_take() {
     use table_lint::diagnostic::Severity;
-    use table_lint::source::SourceFile;
     let findings = |text: &str| {
-        let report = table_lint::lint::lint_sources(
-            vec![SourceFile {
-                path: "designs.rs".into(),
-                text: text.to_owned(),
-            }],
-            &Config::default(),
-        );
+        let report = lint_text(text);
         let mut found: Vec<(&'static str, Severity)> = report
             .diagnostics
             .iter()
@@ -281,14 +275,7 @@ fn a_name_key_with_a_counter_is_a_note() {
 
 /// The severities of one rule's findings on one file's text.
 fn severities(code: &str, text: String) -> Vec<table_lint::diagnostic::Severity> {
-    let report = table_lint::lint::lint_sources(
-        vec![table_lint::source::SourceFile {
-            path: "s.rs".into(),
-            text,
-        }],
-        &Config::default(),
-    );
-    report
+    lint_text(&text)
         .diagnostics
         .iter()
         .filter(|d| d.code == code)
