@@ -32,9 +32,10 @@ use uuid::Uuid;
 #[derive(TableEntity)]
 #[table(name = "AspNetIdentityUserStore", partition_key = "AspNetUserPartition", row_key = "{id}")]
 struct AzureTableUser {
-    /// `Guid.NewGuid().ToString()` when the caller gives none; also written as the `Id` property.
+    /// `Guid.NewGuid().ToString()` when the caller gives none; also written as the `Id` property,
+    /// a string.
     #[table(rename = "Id")]
-    id: Uuid,
+    id: String,
     #[table(rename = "UserName")]
     user_name: String,
     #[table(rename = "PasswordHash")]
@@ -49,7 +50,7 @@ struct AzureTableUser {
 struct AzureTableRole {
     /// A new GUID string; the `Id` accessor is the RowKey and is written as a property too.
     #[table(rename = "Id")]
-    id: Uuid,
+    id: String,
     #[table(rename = "Name")]
     name: String,
 }
@@ -66,8 +67,9 @@ struct AzureTableUserLogin {
     provider_key: String,
     #[table(rename = "LoginProvider")]
     login_provider: String,
+    /// The user's id, a string property.
     #[table(rename = "UserId")]
-    user_id: Uuid,
+    user_id: String,
 }
 
 #[derive(TableEntity)]
@@ -77,8 +79,9 @@ struct AzureTableUserLogin {
     row_key = "{user_id}"
 )]
 struct AzureTableUserRoles {
+    /// The user's id; the accessor is the RowKey and is written as a string property too.
     #[table(rename = "UserId")]
-    user_id: Uuid,
+    user_id: String,
     /// The user's role names, sorted and joined with `|`.
     #[table(rename = "Roles")]
     roles: String,
@@ -109,7 +112,7 @@ struct AzureTableClaim {
 }
 
 /// FindByIdAsync (also after every external login's FindAsync): `Id eq '…'`, `Take(1)`.
-async fn find_user_by_id<B: Backend>(users: &Table<'_, B, AzureTableUser>, id: Uuid) {
+async fn find_user_by_id<B: Backend>(users: &Table<'_, B, AzureTableUser>, id: &str) {
     let q = Query::filter(&format!("Id eq '{}'", id)).unwrap();
     let _ = users.query_page(&q, None).await;
 }
@@ -166,7 +169,7 @@ async fn role_writes<B: Backend>(
 async fn login_reads<B: Backend>(
     logins: &Table<'_, B, AzureTableUserLogin>,
     key: &<AzureTableUserLogin as TableEntity>::Key,
-    user_id: Uuid,
+    user_id: &str,
 ) {
     let _ = logins.get(key).await;
     let q = Query::filter(&format!(
