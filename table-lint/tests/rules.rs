@@ -168,6 +168,34 @@ fn a_key_field_of_the_wrong_type_is_one_finding() {
     assert!(refused[0].contains("`hash`"), "{refused:?}");
 }
 
+/// A partition scan testing a property the RowKey holds (key fields are stored as properties
+/// too) names the generated point query that asks for the same row by key; one testing another
+/// property keeps the index advice.
+#[test]
+fn a_partition_scan_on_a_key_field_names_the_point_query() {
+    let design = "#[derive(TableEntity)]\n#[table(name = \"Users\", partition_key = \"{tenant}\", row_key = \"{id}\")]\n#[table(rename_all = \"PascalCase\")]\nstruct User { tenant: String, id: String, name: String }\n";
+    let tk104 = |filter: &str| {
+        let text = format!(
+            "{design}async fn q<B: Backend>(users: &Table<'_, B, User>) {{ let q = Query::filter(\"{filter}\").unwrap(); let _ = users.query_page(&q, None).await; }}\n"
+        );
+        lint_text(&text)
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == "TK104")
+            .map(|d| d.help.clone().unwrap_or_default())
+            .collect::<Vec<_>>()
+    };
+    let by_id = tk104("PartitionKey eq 'acme' and Id eq 'u1'");
+    assert_eq!(by_id.len(), 1, "{by_id:?}");
+    assert!(
+        by_id[0].contains("User::point_query(tenant, id)"),
+        "{by_id:?}"
+    );
+    let by_name = tk104("PartitionKey eq 'acme' and Name eq 'Ann'");
+    assert_eq!(by_name.len(), 1, "{by_name:?}");
+    assert!(by_name[0].contains("index copy"), "{by_name:?}");
+}
+
 /// TK011 and TK012 on keys that meet only with unusual values: a collision that any data makes
 /// is an error, one that needs a name of digits or an id spelling a literal word is a note, and
 /// a literal word is a marker TK012 lets a reader go by.

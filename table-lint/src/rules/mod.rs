@@ -387,9 +387,24 @@ impl FilterContext<'_> {
     /// whose every argument the filter fixes comes first, then one that needs only the
     /// partition's fields besides; point queries before ranges before partition scans.
     pub fn generated_query(&self) -> Option<(String, &'static str)> {
+        self.best_generated_query()
+            .map(|(_, call, class, _)| (call, class))
+    }
+
+    /// The generated query of [`Self::generated_query`] when the filter fixes every argument it
+    /// takes (a partition's fields by `PartitionKey eq`): the same rows, asked by key.
+    pub fn complete_generated_query(&self) -> Option<(String, &'static str)> {
+        self.best_generated_query()
+            .filter(|(_, _, _, missing)| *missing == 0)
+            .map(|(_, call, class, _)| (call, class))
+    }
+
+    /// The best generated query: its rank, call, class and how many arguments the filter
+    /// leaves unknown.
+    fn best_generated_query(&self) -> Option<(usize, String, &'static str, usize)> {
         let fixed = self.equalities();
         let partition_fixed = self.plan.partitions.single().is_some();
-        let mut best: Option<(usize, String, &'static str)> = None;
+        let mut best: Option<(usize, String, &'static str, usize)> = None;
         for design in self.tables {
             let known: Vec<&str> = fixed
                 .iter()
@@ -418,16 +433,17 @@ impl FilterContext<'_> {
                     _ => 2,
                 };
                 let rank = missing.len() * 4 + class_rank;
-                if best.as_ref().is_none_or(|(r, _, _)| rank < *r) {
+                if best.as_ref().is_none_or(|(r, _, _, _)| rank < *r) {
                     best = Some((
                         rank,
                         format!("{}::{}({})", design.ident, spec.method, needs.join(", ")),
                         spec.class,
+                        missing.len(),
                     ));
                 }
             }
         }
-        best.map(|(_, call, class)| (call, class))
+        best
     }
 
     /// A finding on the filter's literal.

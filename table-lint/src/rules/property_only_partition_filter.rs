@@ -19,6 +19,11 @@ range) and that compares properties other than the keys: user properties or `Tim
 the partition because it wants all of it, is not flagged. This is a note: a partition scan is
 often fine for small partitions.
 
+When the properties it tests are fields of the queried design's RowKey (kept as properties too),
+so that a point or range query the derive generates asks for the same rows by key
+(`PartitionKey eq 'Sales' and Id eq '42'` where the RowKey is `{id}`), the note says so and names
+that query.
+
 ## Why it is bad
 Only the PartitionKey and RowKey are indexed. To find the entities whose other properties match,
 the service reads every entity of the partition and tests each, so the query costs as much as
@@ -31,7 +36,8 @@ Query::filter("PartitionKey eq 'Sales' and LastName eq 'Smith'")
 ```
 
 ## Fix
-If the lookup is frequent or the partition large, keep an index copy keyed by the property and
+Where the note names a generated point or range query, use it: the RowKey already holds what the
+filter tests. Otherwise, if the lookup is frequent or the partition large, keep an index copy keyed by the property and
 query that by RowKey: `#[table(index(name = "by_last_name", row_key = "lastname_{last_name}_{id}"))]`
 keeps the copy in the same partition (written in the entity's transaction), and the derive
 generates `by_last_name_range_by_last_name`, a range query that reads only the matching copies.
@@ -69,6 +75,22 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
         return;
     }
     let partition = ctx.partition_label();
+    // The properties it tests are key fields of the queried table's design (kept as
+    // properties too): the same rows are a point or range query away.
+    if let Some((call, class)) = ctx
+        .complete_generated_query()
+        .filter(|(_, class)| *class != "partition scan")
+    {
+        out.push(ctx.finding(
+            format!(
+                "`{}` is a partition scan where a {class} answers it: every entity of partition{partition} is read to test {}, which the RowKey already holds",
+                ctx.filter.text,
+                names.join(", ")
+            ),
+            format!("ask by key: `{call}` is the {class} for these values"),
+        ));
+        return;
+    }
     out.push(ctx.finding(
         format!(
             "`{}` is a partition scan: every entity of partition{partition} is read to test {}",
