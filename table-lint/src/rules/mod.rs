@@ -694,8 +694,9 @@ pub fn calendar_part(design: &Design, field: &str) -> Option<&'static str> {
 }
 
 /// Whether a placeholder of `template` stands for a point in time: a time format, a time field,
-/// or a part of a date in a template that also holds the year (parts without a year repeat
-/// every year: `{month}` alone is twelve values, not a moment).
+/// an integer count since an epoch ([`epoch_integer`]: `{at_unix_seconds:019}`), or a part of a
+/// date in a template that also holds the year (parts without a year repeat every year:
+/// `{month}` alone is twelve values, not a moment).
 pub fn is_time_placeholder(
     design: &Design,
     template: &table_derive_internals::template::Template,
@@ -707,6 +708,7 @@ pub fn is_time_placeholder(
         || design
             .field(field)
             .is_some_and(|f| f.kind == TypeKind::Time)
+        || epoch_integer(design, field)
     {
         return true;
     }
