@@ -239,4 +239,27 @@ mod tests {
             found[0].message
         );
     }
+
+    /// A log partitioned by an integer count of seconds since the epoch is a time bucket too,
+    /// one second wide; a count that is not named as one (`batch`) is not.
+    #[test]
+    fn an_epoch_count_partition_of_log_data_is_found() {
+        let found = super::super::findings_of(
+            "TK014",
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "Logs", partition_key = "{unix_seconds:019}", row_key = "{id}")]
+            struct LogBatch { unix_seconds: i64, id: String, message: String }
+            #[derive(TableEntity)]
+            #[table(name = "BatchLogs", partition_key = "{batch:019}", row_key = "{id}")]
+            struct BatchLog { batch: i64, id: String, message: String }
+            "#,
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].message.contains("`LogBatch`"),
+            "{}",
+            found[0].message
+        );
+    }
 }
