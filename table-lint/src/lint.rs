@@ -649,7 +649,7 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
             }
             Ok(design) => design,
         };
-        for problem in site.problems.iter().filter(|p| !p.pointer) {
+        for problem in &site.problems {
             let (start, end) = Diagnostic::span_positions(scan::error_span(&problem.error, site));
             outcome.findings.push((
                 rule_for_problem(problem.kind),

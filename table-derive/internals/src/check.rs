@@ -148,6 +148,14 @@ pub fn problems(design: &Design) -> Vec<Problem> {
     errors.0
 }
 
+/// Every problem of a design, each once, as a report that can label a second place shows them:
+/// without the pointers the compiler is given ([`Problem::pointer`]).
+pub fn reported_problems(design: &Design) -> Vec<Problem> {
+    let mut all = problems(design);
+    all.retain(|p| !p.pointer);
+    all
+}
+
 /// Checks a design; every error found is reported together.
 pub fn check(design: &Design) -> darling::Result<()> {
     let mut errors = darling::Error::accumulator();

@@ -236,12 +236,7 @@ impl DesignSet {
                         .into_iter()
                         .map(|e| e.to_string())
                         .collect(),
-                    Ok(_) => site
-                        .problems
-                        .iter()
-                        .filter(|p| !p.pointer)
-                        .map(|p| p.error.to_string())
-                        .collect(),
+                    Ok(_) => site.problems.iter().map(|p| p.error.to_string()).collect(),
                 };
                 match (ours, site.design) {
                     (Some(false), _) => {

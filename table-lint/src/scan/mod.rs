@@ -18,7 +18,7 @@ use proc_macro2::Span;
 use rustc_hash::FxHashMap;
 use syn::spanned::Spanned;
 use table_derive_internals::Design;
-use table_derive_internals::check::{Problem, problems};
+use table_derive_internals::check::{Problem, reported_problems};
 
 use crate::diagnostic::Position;
 use lex::{Delimiter, Kind, LitKind, Token};
@@ -32,7 +32,8 @@ pub struct EntitySite {
     pub table: Option<String>,
     /// The design, when its attributes could be read.
     pub design: Result<Design, darling::Error>,
-    /// What the derive's checks found (they fail compilation too).
+    /// What the derive's checks found (they fail compilation too), each once: without the
+    /// pointers the compiler is also given.
     pub problems: Vec<Problem>,
     /// Whether the struct is inside a `#[cfg(test)]` item: built only into its crate's unit
     /// tests.
@@ -731,18 +732,13 @@ impl<'s> Visitor<'s> {
             Ok((design, errors)) => {
                 let mut all = errors;
                 if let Some(d) = &design {
-                    all.extend(
-                        problems(d)
-                            .into_iter()
-                            .filter(|p| !p.pointer)
-                            .map(|p| p.error),
-                    );
+                    all.extend(reported_problems(d).into_iter().map(|p| p.error));
                 }
                 Err(darling::Error::multiple(all))
             }
             Err(e) => Err(e),
         };
-        let problems = design.as_ref().map(problems).unwrap_or_default();
+        let problems = design.as_ref().map(reported_problems).unwrap_or_default();
         self.scan.entities.push(EntitySite {
             ident,
             table,

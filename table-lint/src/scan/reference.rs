@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
 use table_derive_internals::Design;
-use table_derive_internals::check::problems;
+use table_derive_internals::check::reported_problems;
 
 use super::{EntitySite, Filled, TableHint, fill_placeholders, is_format_macro};
 
@@ -111,18 +111,13 @@ impl Visitor {
             Ok((design, errors)) => {
                 let mut all = errors;
                 if let Some(d) = &design {
-                    all.extend(
-                        problems(d)
-                            .into_iter()
-                            .filter(|p| !p.pointer)
-                            .map(|p| p.error),
-                    );
+                    all.extend(reported_problems(d).into_iter().map(|p| p.error));
                 }
                 Err(darling::Error::multiple(all))
             }
             Err(e) => Err(e),
         };
-        let problems = design.as_ref().map(problems).unwrap_or_default();
+        let problems = design.as_ref().map(reported_problems).unwrap_or_default();
         self.scan.entities.push(EntitySite {
             ident,
             table,
