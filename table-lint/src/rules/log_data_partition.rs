@@ -84,6 +84,14 @@ fn log_word(name: &str) -> Option<&'static str> {
         .filter(|w| LOG_WORDS.contains(w))
 }
 
+/// The log word of a name's own word (`events` is `event`), if it is one.
+pub(super) fn log_form(word: &str) -> Option<&'static str> {
+    LOG_FORMS
+        .iter()
+        .find(|(form, _)| *form == word)
+        .map(|&(_, w)| w)
+}
+
 /// Field names that log records carry.
 const LOG_FIELDS: [&str; 12] = [
     "message",
@@ -134,6 +142,13 @@ pub(super) fn log_record(design: &Design) -> Option<String> {
             design.table
         ));
     }
+    log_fields(design)
+}
+
+/// Why the design is a log record by its fields: two of a message, a level, a severity, a
+/// logger, an exception, ...
+pub(super) fn log_fields(design: &Design) -> Option<String> {
+    let ident = design.ident.to_string();
     let fields: Vec<String> = design
         .fields
         .iter()

@@ -35,6 +35,14 @@ rule detects:
 - the entity's RowKey is only a GUID and the file reads the design's rows by a range of an
   integer or time property it stores (`Version ge 5`, `CreatedAt lt datetime'…'`): the rows
   are wanted in that order, and the range is a scan of the partition instead of a RowKey range;
+- the entity's RowKey is only a GUID and the design is log data by what it says of itself, as
+  TK014 reads it: a struct or table name with `Log`, `Audit` or `Trace` as a word, or the
+  fields of a log record (two of `message`, `level`, `severity`, `logger`, `exception`, ...);
+  or a name whose last word (before `Entity`, `Row`, `Entry`, `Record`, ...) is `Event`, on a
+  design with no field of a schedule (`start…`, `end…`, `begin…`): `KubeEvent` and `EventRow`
+  record what happened, while `EventShiftLink` is a link and an event with a `start_time` an
+  occasion on a calendar. A log is read in time order (the latest lines, the lines of an hour),
+  which a GUID order can only answer by reading the whole partition;
 - the entity's RowKey ends with a GUID after other parts (`"userexec:{user_id}:{execution_id}"`)
   and the file reads the first rows of a RowKey range that fixes every part before the GUID
   (`RowKey ge 'userexec:ann:' and RowKey lt 'userexec:ann~'` with `.top(50)`): inside the range
@@ -135,11 +143,110 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
     let Some(row_space) = row_space else {
         return;
     };
-    if !first_rows_read(ctx, own_lead.as_ref(), out)
-        && !first_rows_of_guid_range(ctx, &row_space, out)
-    {
-        property_range_read(ctx, own_lead.as_ref(), out);
+    let _ = first_rows_read(ctx, own_lead.as_ref(), out)
+        || first_rows_of_guid_range(ctx, &row_space, out)
+        || property_range_read(ctx, own_lead.as_ref(), out)
+        || log_in_guid_order(ctx, own_lead.as_ref(), out);
+}
+
+/// Words a struct name ends with that say nothing of what a row is (`EventRow` is an event).
+const NAME_SUFFIXES: [&str; 9] = [
+    "entity", "entities", "row", "rows", "entry", "record", "table", "item", "model",
+];
+
+/// Why the rows of `design` are records of what happened, read in the order it happened, if
+/// they are: a name with a log word (`log`, `audit`, `trace`) or the fields of a log record, as
+/// TK014 reads them; or a name whose last word (before a suffix such as `Entity` or `Row`) is
+/// `Event` on a design with no field of a schedule (`start…`, `end…`, `begin…`): `KubeEvent`
+/// and `EventRow` are things that happened, `EventShiftLink` is a link, and an `EventEntry`
+/// with a `start_time` is an occasion on a calendar.
+fn time_ordered_record(design: &Design) -> Option<String> {
+    use super::log_data_partition::{log_fields, log_form};
+    let ident = design.ident.to_string();
+    let names = [
+        (format!("`{ident}`"), ident.as_str()),
+        (format!("table `{}`", design.table), design.table.as_str()),
+    ];
+    for (what, name) in &names {
+        let words = super::name_words(name);
+        if let Some(w) = words
+            .iter()
+            .filter_map(|w| log_form(w))
+            .find(|w| *w != "event")
+        {
+            return Some(format!("{what} looks like log data (`{w}`)"));
+        }
     }
+    if let Some(why) = log_fields(design) {
+        return Some(why);
+    }
+    let scheduled = design.fields.iter().any(|f| {
+        super::has_word(
+            &f.ident.to_string(),
+            &["start", "starts", "end", "ends", "begin", "begins"],
+        )
+    });
+    if scheduled {
+        return None;
+    }
+    names.iter().find_map(|(what, name)| {
+        let words = super::name_words(name);
+        let head = words
+            .iter()
+            .rev()
+            .find(|w| !NAME_SUFFIXES.contains(&w.as_str()))?;
+        (log_form(head) == Some("event")).then(|| format!("{what} records events"))
+    })
+}
+
+/// A RowKey that is only a GUID on a design that is log data by what it says of itself (TK014's
+/// log record: a log word in its name, or a message with a level, a logger, ...). A log is read
+/// in time order, the latest lines or a window of time, and in GUID order either is a read of
+/// the whole partition sorted in the client.
+fn log_in_guid_order(
+    ctx: &EntityContext<'_>,
+    lead: Option<&RandomLead>,
+    out: &mut Vec<Finding>,
+) -> bool {
+    let design = ctx.design;
+    let Some((at, field, None)) = lead else {
+        return false;
+    };
+    // A RowKey of the PartitionKey's own fields leaves one row of the design per partition,
+    // whose order nothing reads.
+    let pk_fields: Vec<&str> = design
+        .partition_key
+        .template
+        .placeholders()
+        .map(|(f, _)| f)
+        .collect();
+    if pk_fields.contains(&field.as_str()) {
+        return false;
+    }
+    let Some(why) = time_ordered_record(design) else {
+        return false;
+    };
+    let order = design
+        .fields
+        .iter()
+        .find(|f| f.kind == TypeKind::Time && !f.skip)
+        .map_or(
+            "an instant, as `inverted_ticks` for the newest first,".to_owned(),
+            |f| format!("`{{{}:inverted_ticks}}`", f.ident),
+        );
+    let (start, end) = keys::part_position(&design.row_key, *at);
+    out.push(Finding::at(
+        start,
+        end,
+        format!(
+            "RowKey `{}` is the GUID `{field}`, and {why}: a log is read in time order (the latest lines, a window of time), but these rows sort by a random GUID, so every such read is a whole partition sorted in the client",
+            design.row_key.template.text
+        ),
+        format!(
+            "lead the RowKey with the time ({order}) and keep `{{{field}}}` after it as the tie-breaker (the log tail pattern)"
+        ),
+    ));
+    true
 }
 
 /// A RowKey that ends with a GUID after other parts (`userexec:{user_id}:{execution_id}`), read
@@ -204,11 +311,15 @@ fn first_rows_of_guid_range(
 /// A RowKey that is only a GUID, where the file reads the design's rows by a range of a
 /// number or a time it stores as a property (`Version ge 5`): the rows are wanted in that
 /// order, and in GUID order the range is scattered over the whole partition.
-fn property_range_read(ctx: &EntityContext<'_>, lead: Option<&RandomLead>, out: &mut Vec<Finding>) {
+fn property_range_read(
+    ctx: &EntityContext<'_>,
+    lead: Option<&RandomLead>,
+    out: &mut Vec<Finding>,
+) -> bool {
     use table_runtime::query::{CompareOp, Target};
     let design = ctx.design;
     let Some((at, field, None)) = lead else {
-        return;
+        return false;
     };
     let found = ctx
         .file
@@ -245,7 +356,7 @@ fn property_range_read(ctx: &EntityContext<'_>, lead: Option<&RandomLead>, out: 
             })
         });
     let Some((filter, ranged_field)) = found else {
-        return;
+        return false;
     };
     let key = match ranged_field.kind {
         TypeKind::Time => format!("{{{}:ticks}}", ranged_field.ident),
@@ -263,6 +374,7 @@ fn property_range_read(ctx: &EntityContext<'_>, lead: Option<&RandomLead>, out: 
             "lead the RowKey with the value ranged over, padded (`{key}`), and put `{{{field}}}` after it if it must stay unique; the range is then a RowKey range"
         ),
     ));
+    true
 }
 
 /// A RowKey that is only a GUID, where the file reads the first rows of the design's
@@ -321,9 +433,9 @@ mod tests {
         let text = format!(
             r#"
             #[derive(TableEntity)]
-            #[table(name = "Events", partition_key = "{{stream}}", row_key = "{{id}}")]
-            struct Event {{ stream: String, id: uuid::Uuid, version: i64, name: String }}
-            async fn read<B: Backend>(events: &Table<'_, B, Event>) {{
+            #[table(name = "Revisions", partition_key = "{{stream}}", row_key = "{{id}}")]
+            struct Revision {{ stream: String, id: uuid::Uuid, version: i64, name: String }}
+            async fn read<B: Backend>(events: &Table<'_, B, Revision>) {{
                 let _ = events.query_all(&Query::filter("{reads}").unwrap()).await;
             }}
             "#
@@ -377,6 +489,52 @@ mod tests {
             "{messages:?}"
         );
     }
+    /// Log data and records of events keyed by a GUID alone are read in time order: noted. An
+    /// event on a calendar (it has a start), a link whose name only starts with `Event`, and a
+    /// RowKey that repeats the PartitionKey (one row per partition) are not.
+    #[test]
+    fn records_of_what_happened_keyed_by_a_guid_are_noted() {
+        let found = |design: &str| {
+            let text = format!("#[derive(TableEntity)]\n{design}\n");
+            super::super::findings_of("TK004", &text)
+                .into_iter()
+                .map(|d| d.message)
+                .collect::<Vec<_>>()
+        };
+        let log = found(
+            r#"#[table(name = "Lines", partition_key = "{host}", row_key = "{id}")]
+            struct Line { host: String, id: Uuid, level: String, message: String }"#,
+        );
+        assert_eq!(log.len(), 1, "{log:?}");
+        assert!(log[0].contains("has the shape of log data"), "{log:?}");
+        let events = found(
+            r#"#[table(name = "KubeEvents", partition_key = "{namespace}", row_key = "{uid}")]
+            struct KubeEvent { namespace: String, uid: Uuid, reason: String }"#,
+        );
+        assert_eq!(events.len(), 1, "{events:?}");
+        assert!(
+            events[0].contains("`KubeEvent` records events"),
+            "{events:?}"
+        );
+        let stream = found(
+            r#"#[table(name = "Streams", partition_key = "{stream}", row_key = "{id}")]
+            struct EventRow { stream: String, id: Uuid, version: i64 }"#,
+        );
+        assert_eq!(stream.len(), 1, "{stream:?}");
+        for quiet in [
+            r#"#[table(name = "Calendar", partition_key = "{owner}", row_key = "{id}")]
+            struct EventEntry { owner: String, id: Uuid, title: String, start_time: OffsetDateTime }"#,
+            r#"#[table(name = "Shifts", partition_key = "{event}", row_key = "{shift_id}")]
+            struct EventShiftLink { event: String, shift_id: Uuid }"#,
+            r#"#[table(name = "Tasks", partition_key = "{task_id}", row_key = "{task_id}")]
+            struct TaskEvent { task_id: Uuid, data: String }"#,
+            r#"#[table(name = "Users", partition_key = "{org}", row_key = "{id}")]
+            struct User { org: String, id: Uuid, name: String }"#,
+        ] {
+            assert!(found(quiet).is_empty(), "{quiet}: {:?}", found(quiet));
+        }
+    }
+
     /// The first rows of a range that fixes everything before a trailing GUID are a random
     /// sample of the range; a range that stops short of the GUID's prefix, or a read of the
     /// whole range, is not noted.
