@@ -63,7 +63,10 @@ pub static RULE: Rule = Rule {
   payload (its last word is one such as `body`, `content`, `payload`, `file`, `binary`,
   `blob`, `json`, `base64`, `document`, `attachment`, `image`; `lock_file` is one, `file_name`
   is not): a `String`, a `Vec<u8>` or a `json` field without `max_len`. Such a value outgrows
-  the 64 KiB of one property long before the entity's 1 MiB.
+  the 64 KiB of one property long before the entity's 1 MiB. In a cache, a session store or a
+  key-value store (a struct or table name with `Cache`, `Session`, or `Key` and `Value`), a
+  property whose last word is `value` or `data` counts too: such a store keeps whatever the
+  application hands it.
 
 A design the same file keeps through a `LargeTable<_, _, Design>` (the runtime's large entities
 pattern, which moves a value over a limit to a blob) gets no finding for its properties.
@@ -192,9 +195,35 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
     }
     // A design kept through a `LargeTable` moves a value over a property's limit to a blob.
     let blobs = ctx.file.large.iter().any(|d| design.ident == d);
+    let store = stores_what_it_is_given(design);
     for field in design.fields.iter().filter(|f| !f.skip && !blobs) {
-        property_limit(field, out);
+        property_limit(field, store, out);
     }
+}
+
+/// Whether the design is a cache, a session store or a key-value store by its struct or table
+/// name (`CacheEntry`, `Sessions`, `KeyValueRow`): its value is whatever the application hands
+/// it, so an unbounded `value` or `data` property is a payload like a `body`.
+fn stores_what_it_is_given(design: &Design) -> bool {
+    [design.ident.to_string(), design.table.clone()]
+        .iter()
+        .any(|name| {
+            let words = super::name_words(name);
+            let has = |w: &str| words.iter().any(|x| x == w);
+            [
+                "cache", "caches", "cached", "caching", "session", "sessions",
+            ]
+            .iter()
+            .any(|w| has(w))
+                || (has("key") && has("value"))
+        })
+}
+
+/// Whether a name's last word says it holds a stored value (`value`, `cache_value`, `data`).
+fn names_a_value(name: &str) -> bool {
+    super::name_words(name)
+        .last()
+        .is_some_and(|w| matches!(w.as_str(), "value" | "data"))
 }
 
 /// Whether a name's last word is one of [`DOCUMENT_WORDS`], or it ends with `base64`.
@@ -206,8 +235,9 @@ fn names_a_document(name: &str) -> bool {
 }
 
 /// One property over the 64 KiB a string or binary property may hold: an error when its
-/// `max_len` allows it, a note when it has no bound and its name says it holds a document.
-fn property_limit(field: &Field, out: &mut Vec<Finding>) {
+/// `max_len` allows it, a note when it has no bound and its name says it holds a document (or,
+/// in a cache or key-value store, `store`, the value it keeps).
+fn property_limit(field: &Field, store: bool, out: &mut Vec<Finding>) {
     let kind = match &field.kind {
         TypeKind::Option(inner) => inner,
         kind => kind,
@@ -250,14 +280,24 @@ fn property_limit(field: &Field, out: &mut Vec<Finding>) {
             );
         }
         Some(_) => {}
-        None if names_a_document(&field.ident.to_string()) || names_a_document(&field.property) => {
+        None => {
+            let ident = field.ident.to_string();
+            let why = if names_a_document(&ident) || names_a_document(&field.property) {
+                format!(
+                    "its name says it holds a whole {}",
+                    if binary { "file or payload" } else { "document or payload" }
+                )
+            } else if store && (names_a_value(&ident) || names_a_value(&field.property)) {
+                "it is the value of a cache or key-value store, which holds whatever the application hands it".to_owned()
+            } else {
+                return;
+            };
             out.push(
                 Finding::new(
                     field.ident.span(),
                     format!(
-                        "`{}` has no bound and its name says it holds a whole {}: a risk to note, a {} property holds at most 64 KiB and the service refuses the write of a larger value",
+                        "`{}` has no bound and {why}: a risk to note, a {} property holds at most 64 KiB and the service refuses the write of a larger value",
                         field.ident,
-                        if binary { "file or payload" } else { "document or payload" },
                         if binary { "binary" } else { "string" },
                     ),
                     format!(
@@ -273,7 +313,6 @@ fn property_limit(field: &Field, out: &mut Vec<Finding>) {
                 .as_note(),
             );
         }
-        None => {}
     }
 }
 
@@ -340,6 +379,39 @@ mod tests {
             ..Default::default()
         };
         assert!(findings_in(&d, &kept).is_empty());
+    }
+
+    /// The value of a cache, a session store or a key-value store is whatever the application
+    /// hands it: noted when unbounded. The same names elsewhere (a reading's `value`) are not.
+    #[test]
+    fn the_value_of_a_cache_is_a_payload() {
+        let noted = |src: &str| -> Vec<String> {
+            findings(&design(src))
+                .into_iter()
+                .map(|f| f.message.split('`').nth(1).unwrap_or("").to_owned())
+                .collect()
+        };
+        assert_eq!(
+            noted(
+                r#"#[table(name = "cache", partition_key = "c", row_key = "{key}")]
+                struct CacheEntry { key: String, cache_value: String, expires_at: String }"#
+            ),
+            ["cache_value"]
+        );
+        assert_eq!(
+            noted(
+                r#"#[table(name = "Sessions", partition_key = "{app}", row_key = "{id}")]
+                struct Row { app: String, id: String, data: Vec<u8>, #[table(max_len = 100)] value: String }"#
+            ),
+            ["data"]
+        );
+        assert!(
+            noted(
+                r#"#[table(name = "Readings", partition_key = "{device}", row_key = "{at:ticks}")]
+                struct Reading { device: String, at: OffsetDateTime, value: String, data: String }"#
+            )
+            .is_empty()
+        );
     }
 
     #[test]
