@@ -20,9 +20,10 @@ use uuid::Uuid;
 #[derive(TableEntity)]
 #[table(name = "SmallChatMessages", partition_key = "default", row_key = "{ts_epoch:013}_{id}")]
 struct ChatMessageRow {
-    /// `toEpochMillisUtc(timestamp)`: milliseconds since 1970, 13 digits until the year 2286.
-    #[table(rename = "tsEpoch", max = 9_999_999_999_999)]
-    ts_epoch: u64,
+    /// `toEpochMillisUtc(timestamp)`: milliseconds since 1970 in a Java long (Int64), 13 digits
+    /// until the year 2286.
+    #[table(rename = "tsEpoch")]
+    ts_epoch: i64,
     /// `UUID.randomUUID().toString()`, made when the message is created.
     id: Uuid,
     sender: String,
@@ -42,13 +43,13 @@ async fn save<B: Backend>(messages: &Table<'_, B, ChatMessageRow>, row: &ChatMes
 
 /// loadSince(since), from hydrateFromPersistence at start-up: the partition, newer rows kept by
 /// the Int64 property.
-fn load_since(since_ms: u64) -> Query {
+fn load_since(since_ms: i64) -> Query {
     Query::filter(&format!("PartitionKey eq 'default' and tsEpoch ge {}L", since_ms)).unwrap()
 }
 
 /// deleteBefore(cutoff), from the hourly cleanupOldMessages: the partition's older rows by the
 /// same property, each deleted by its keys.
-async fn delete_before<B: Backend>(backend: &B, cutoff_ms: u64) {
+async fn delete_before<B: Backend>(backend: &B, cutoff_ms: i64) {
     let old = Query::filter(&format!("PartitionKey eq 'default' and tsEpoch lt {}L", cutoff_ms)).unwrap();
     let page = backend.query_page(ChatMessageRow::TABLE, &old).await.unwrap();
     for row in page.entities {
