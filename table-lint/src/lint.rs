@@ -1194,10 +1194,18 @@ fn filter_findings(
                     start,
                     end,
                     format!("this $filter does not parse: {}", e.message),
-                    format!(
-                        "the service answers 400 InvalidInput (column {} of the filter)",
-                        e.column + 1
-                    ),
+                    if site.templated {
+                        format!(
+                            "the service answers 400 InvalidInput (column {} of `{}`, the filter with sample values in its placeholders)",
+                            e.column + 1,
+                            site.text
+                        )
+                    } else {
+                        format!(
+                            "the service answers 400 InvalidInput (column {} of the filter)",
+                            e.column + 1
+                        )
+                    },
                 );
                 out.push((rule, site.file.clone(), finding));
             }

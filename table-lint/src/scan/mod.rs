@@ -510,7 +510,9 @@ pub const QUOTED_PLACEHOLDER: &str = "x";
 /// Replaces `{…}` format placeholders with a value of the type their position asks for: inside
 /// `datetime'…'` an instant, inside `guid'…'` a GUID, inside `X'…'` a byte, inside other
 /// quotes `x`, and outside quotes `0` (where the placeholder may as well be any piece of a
-/// filter, which [`Filled::open`] records).
+/// filter, which [`Filled::open`] records), except between two quotes with nothing between them
+/// and it (`''{}'_a'`, a value whose literal is quoted wrong), where it is a bare `0` and the
+/// text is not open.
 fn fill_placeholders(text: &str) -> Filled {
     fill_placeholders_with(text, |_, _| None)
 }
@@ -567,8 +569,15 @@ fn fill_placeholders_with(
                     positional += 1;
                     positional - 1
                 });
+                // Glued between a closing quote and an opening one (`''{}'_a'`), a placeholder is
+                // a value meant for a literal whose quotes went wrong, not a clause (which needs
+                // spaces around it): a bare value, for the parser to judge. (A number: a letter
+                // before the quote would read as a typed literal's prefix, `x'…'`.)
+                let glued = out.ends_with('\'') && chars.peek() == Some(&'\'');
                 if in_quotes {
                     out.push_str(quoted_kind);
+                } else if glued {
+                    out.push('0');
                 } else if let Some(value) = open_value(number, name) {
                     out.push_str(&value);
                 } else {
@@ -1784,6 +1793,19 @@ mod tests {
         let found =
             filters(r#"fn f() { Query::filter(&format!("PartitionKey eq 'a' and {}", cond)); }"#);
         assert!(found[0].open_placeholders);
+    }
+
+    /// A placeholder glued between a closing quote and an opening one is a value in a literal
+    /// quoted wrong: the text is judged, and does not parse. With spaces around it, it may be a
+    /// clause, and the text stays open.
+    #[test]
+    fn a_placeholder_glued_between_quotes_is_a_value() {
+        let found = filters(
+            r#"fn f() { Query::filter(&format!("RowKey ge ''{}'_a'", id)); Query::filter(&format!("RowKey ge '' {} '_a'", c)); }"#,
+        );
+        assert_eq!(found[0].text, "RowKey ge ''0'_a'");
+        assert!(!found[0].open_placeholders);
+        assert!(found[1].open_placeholders);
     }
 
     /// A placeholder outside quotes filled from terms joined with `or` or `and` is written as
