@@ -358,11 +358,13 @@
 //! # Field types
 //!
 //! Field types map to EDM types without loss: `String`, `bool`, `i32`, `i64` (always Int64),
-//! `u8`/`u16`/`i8`/`i16` (widened to Int32), `u32` (widened to Int64), `f64`/`f32` (Double),
+//! `u8`/`u16`/`i8`/`i16` (widened to Int32), `u32` (widened to Int64), a `u64` or `usize` with
+//! a `max` an Int64 holds and an `isize` (Int64), `f64`/`f32` (Double),
 //! `Vec<u8>` (Binary), `uuid::Uuid` (Guid), `time::OffsetDateTime` and [`DateTime`] (DateTime,
 //! 100 ns), and `Option<T>` (a `None` is an absent property). Types the service can't hold
-//! (`u64`, `u128`, `usize`) implement neither trait, so using them is a compile error unless
-//! stored `as_string`. `time` and `uuid` are re-exported (`table_runtime::time`,
+//! (`u128`, `i128`) implement neither trait, so using them is a compile error unless stored
+//! `as_string`; `u64`, `usize` and `isize` implement both as Int64, refusing a value over
+//! `i64::MAX` rather than wrapping it, and the derive asks a `u64` or `usize` for its `max`. `time` and `uuid` are re-exported (`table_runtime::time`,
 //! `table_runtime::uuid`), so one dependency line is enough.
 
 use time::OffsetDateTime;
@@ -538,6 +540,37 @@ macro_rules! int_value {
 }
 
 int_value!(i8 => Int32, i16 => Int32, i32 => Int32, u8 => Int32, u16 => Int32, u32 => Int64, i64 => Int64);
+
+/// `u64`, `usize` and `isize` are stored as an Int64 when the value fits one; a larger value is
+/// refused, never wrapped. The derive takes a `u64` or `usize` field only with a `max` an Int64
+/// holds (`#[table(max = N)]`), so its writes never reach the refusal.
+macro_rules! wide_int_value {
+    ($($t:ty),*) => {$(
+        impl IntoValue for $t {
+            fn to_value(&self, name: &str) -> Result<Option<Value>, ConversionError> {
+                i64::try_from(*self)
+                    .map(|v| Some(Value::Int64(v)))
+                    .map_err(|_| ConversionError::WrongType {
+                        property: name.to_owned(),
+                        expected: format!(concat!("a ", stringify!($t), " an Int64 holds (at most {})"), i64::MAX),
+                        found: self.to_string(),
+                    })
+            }
+        }
+        impl FromValue for $t {
+            fn from_value(name: &str, value: Option<&Value>) -> Result<Self, ConversionError> {
+                let expected = concat!("an integer that fits ", stringify!($t));
+                match required(name, value)? {
+                    Value::Int32(i) => <$t>::try_from(*i).map_err(|_| wrong(name, expected, &Value::Int32(*i))),
+                    Value::Int64(i) => <$t>::try_from(*i).map_err(|_| wrong(name, expected, &Value::Int64(*i))),
+                    other => Err(wrong(name, expected, other)),
+                }
+            }
+        }
+    )*};
+}
+
+wide_int_value!(u64, usize, isize);
 
 impl IntoValue for String {
     #[inline]
@@ -917,6 +950,13 @@ pub mod support {
             }),
             _ => Ok(()),
         }
+    }
+
+    /// An integer field's value for a bound check: every integer type the derive takes fits an
+    /// `i128` (`usize` included, which has no `From` into it); one that did not would be over
+    /// any bound.
+    pub fn as_i128<T: TryInto<i128>>(value: T) -> i128 {
+        value.try_into().unwrap_or(i128::MAX)
     }
 
     /// Checks an integer field against the design's `max` when the entity is written.

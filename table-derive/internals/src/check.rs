@@ -33,7 +33,8 @@ pub enum ProblemKind {
     /// An unpadded number followed by a literal that starts with a digit, so the key can't be
     /// split back where the number ends.
     UnpaddedBeforeDigit,
-    /// A field type no EDM property holds without loss (`u64`, 128-bit integers), stored as is.
+    /// A field type no EDM property holds without loss (an unbounded `u64`, 128-bit integers),
+    /// stored as is.
     LossyFieldType,
     /// A placeholder naming no field.
     UnknownField,
@@ -69,7 +70,7 @@ impl ProblemKind {
                 "keep only the field attributes its type takes (`max_len` on strings, `max` on integers, one of `json` and `as_string`)"
             }
             ProblemKind::LossyFieldType => {
-                "store the field as text with `#[table(as_string)]` (or as `json`), or give it a type a property holds: `i64` takes integers up to 2^63 - 1"
+                "store the field as text with `#[table(as_string)]` (or as `json`); bound a `u64` with `#[table(max = N)]` (N at most 2^63 - 1) to store it as an Int64; or give it a type a property holds: `i64` takes integers up to 2^63 - 1"
             }
             ProblemKind::ForbiddenLiteral => {
                 "write the key's literal text without `/`, `\\`, `#`, `?` or control characters; `_` and `-` separate segments safely"
@@ -253,29 +254,46 @@ ProblemKind::ReservedProperty,
                 darling::Error::custom("`max_len` bounds a string field").with_span(&field.ident),
             );
         }
-        if field.max.is_some() && !matches!(field.kind, TypeKind::Integer { .. }) {
+        let integer = match &field.kind {
+            TypeKind::Option(inner) => matches!(**inner, TypeKind::Integer { .. }),
+            kind => matches!(kind, TypeKind::Integer { .. }),
+        };
+        if field.max.is_some() && !integer {
             errors.push(
                 ProblemKind::FieldAttribute,
                 darling::Error::custom("`max` bounds an integer field").with_span(&field.ident),
             );
         }
+        // A `u64` (or an `Option` of one) bounded by a `max` an Int64 holds is stored as one,
+        // its bound checked on every write; unbounded it is refused.
+        let kind = match &field.kind {
+            TypeKind::Option(inner) => inner.as_ref(),
+            kind => kind,
+        };
         let unsigned_64 = matches!(
-            field.kind,
+            kind,
             TypeKind::Integer {
                 bits: 64,
                 signed: false
             }
-        );
-        let wide = matches!(field.kind, TypeKind::Integer { bits: 128, .. });
+        ) && field.max.is_none_or(|m| i64::try_from(m).is_err());
+        let wide = matches!(kind, TypeKind::Integer { bits: 128, .. });
         if (unsigned_64 || wide) && !field.json && !field.as_string {
+            let message = if wide {
+                format!(
+                    "`{}` can't be stored as a property without loss (no EDM type holds every 128-bit integer); add `#[table(as_string)]` to store it as text",
+                    field.ident
+                )
+            } else {
+                format!(
+                    "`{}` can't be stored as a property without loss (no EDM type holds every u64); add `#[table(as_string)]` to store it as text, or `#[table(max = N)]` with N at most {} to store it as an Int64",
+                    field.ident,
+                    i64::MAX
+                )
+            };
             errors.push(
                 ProblemKind::LossyFieldType,
-                darling::Error::custom(format!(
-                    "`{}` can't be stored as a property without loss (no EDM type holds every {}); add `#[table(as_string)]` to store it as text",
-                    field.ident,
-                    if wide { "128-bit integer" } else { "u64" }
-                ))
-                .with_span(&field.ty),
+                darling::Error::custom(message).with_span(&field.ty),
             );
         }
         let modes = [field.json, field.as_string].iter().filter(|m| **m).count();

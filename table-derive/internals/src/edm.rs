@@ -40,15 +40,17 @@ impl EdmType {
     }
 
     /// The type the runtime stores a value of this kind as (its `IntoValue` impls): 8- and
-    /// 16-bit integers and `i32` as Int32, `u32` and `i64` as Int64, floats as Double, times
-    /// as DateTime. `None` for a type of the user's own (its impl decides) and for integers no
-    /// EDM type holds (`u64`, 128 bits); an `Option` is its inner type.
+    /// 16-bit integers and `i32` as Int32, `u32`, `i64` and `u64` (which the derive takes only
+    /// with a `max` an Int64 holds) as Int64, floats as Double, times as DateTime. `None` for a
+    /// type of the user's own (its impl decides) and for 128-bit integers, which no EDM type
+    /// holds; an `Option` is its inner type.
     pub fn of_kind(kind: &TypeKind) -> Option<EdmType> {
         Some(match kind {
             TypeKind::String => EdmType::String,
             TypeKind::Integer { bits, signed } => match (bits, signed) {
                 (8 | 16, _) | (32, true) => EdmType::Int32,
-                (32, false) | (64, true) => EdmType::Int64,
+                // A `u64` the derive takes is bounded by a `max` an Int64 holds.
+                (32, false) | (64, _) => EdmType::Int64,
                 _ => return None,
             },
             TypeKind::Float => EdmType::Double,

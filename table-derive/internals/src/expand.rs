@@ -84,7 +84,7 @@ fn check_bounds(field: &Field, value: &TokenStream, label: &str) -> TokenStream 
         .max_len
         .map(|max| quote!(#rt::check_max_len(#name, #value, #max)?;));
     let max = field.max.map(|max| {
-        quote!(#rt::check_max(::core::convert::Into::<i128>::into(*#value), #max).map_err(|e| #rt::key_error(#label, e))?;)
+        quote!(#rt::check_max(#rt::as_i128(*#value), #max).map_err(|e| #rt::key_error(#label, e))?;)
     });
     quote!(#max_len #max)
 }
@@ -377,9 +377,16 @@ fn put_field(field: &Field, bounds_checked: bool) -> TokenStream {
         .max_len
         .filter(|_| !bounds_checked)
         .map(|max| quote!(#rt::check_max_len(#name, &self.#ident, #max)?;));
-    let check_max = field.max.filter(|_| !bounds_checked).map(
-        |max| quote!(#rt::check_max_value(#name, ::core::convert::Into::<i128>::into(self.#ident), #max)?;),
-    );
+    let optional = matches!(field.kind, TypeKind::Option(_));
+    let check_max = field.max.filter(|_| !bounds_checked).map(|max| {
+        if optional {
+            quote!(if let ::core::option::Option::Some(__value) = self.#ident {
+                #rt::check_max_value(#name, #rt::as_i128(__value), #max)?;
+            })
+        } else {
+            quote!(#rt::check_max_value(#name, #rt::as_i128(self.#ident), #max)?;)
+        }
+    });
     let put = if field.json {
         quote!(#rt::put_json(&mut __entity, #name, &self.#ident)?;)
     } else if field.as_string {

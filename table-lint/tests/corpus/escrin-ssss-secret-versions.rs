@@ -38,8 +38,10 @@ struct ShareVersionEntity {
     inverted_version: u64,
     /// The Key Vault secret version holding this version's value.
     guid: String,
-    /// Unix seconds until which an uncommitted share stays pending; 0 once committed.
-    expiry: Option<u64>,
+    /// Unix seconds until which an uncommitted share stays pending; 0 once committed. A `u64`
+    /// in the original; written as `i64`, which holds every such count, since the derive takes
+    /// a `u64` only with a declared `max` and the original declares none.
+    expiry: Option<i64>,
 }
 
 #[derive(TableEntity)]
@@ -56,7 +58,7 @@ struct KeyVersionEntity {
     #[table(as_string)]
     inverted_version: u64,
     guid: String,
-    expiry: Option<u64>,
+    expiry: Option<i64>,
 }
 
 #[derive(TableEntity)]
