@@ -526,16 +526,6 @@ macro_rules! int_value {
                 Ok(Some(Value::$variant((*self).into())))
             }
         }
-        impl FromValue for $t {
-            fn from_value(name: &str, value: Option<&Value>) -> Result<Self, ConversionError> {
-                let expected = concat!("an integer that fits ", stringify!($t));
-                match required(name, value)? {
-                    Value::Int32(i) => <$t>::try_from(*i).map_err(|_| wrong(name, expected, &Value::Int32(*i))),
-                    Value::Int64(i) => <$t>::try_from(*i).map_err(|_| wrong(name, expected, &Value::Int64(*i))),
-                    other => Err(wrong(name, expected, other)),
-                }
-            }
-        }
     )*};
 }
 
@@ -557,6 +547,14 @@ macro_rules! wide_int_value {
                     })
             }
         }
+    )*};
+}
+
+wide_int_value!(u64, usize, isize);
+
+/// Every integer type reads an Int32 or Int64 that fits it, and refuses one that does not.
+macro_rules! int_from_value {
+    ($($t:ty),*) => {$(
         impl FromValue for $t {
             fn from_value(name: &str, value: Option<&Value>) -> Result<Self, ConversionError> {
                 let expected = concat!("an integer that fits ", stringify!($t));
@@ -570,7 +568,7 @@ macro_rules! wide_int_value {
     )*};
 }
 
-wide_int_value!(u64, usize, isize);
+int_from_value!(i8, i16, i32, u8, u16, u32, i64, u64, usize, isize);
 
 impl IntoValue for String {
     #[inline]

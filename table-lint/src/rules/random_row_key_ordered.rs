@@ -83,6 +83,16 @@ order; use the RowKey for the order queries need (log tail, compound key pattern
 /// the GUID's part, its field, and the field of the next value after it, if any.
 type RandomLead = (usize, String, Option<String>);
 
+/// The RowKey segment that puts the design's rows newest first, `{at:inverted_ticks}` for the
+/// first instant it stores, if it stores one.
+fn newest_first(design: &Design) -> Option<String> {
+    design
+        .fields
+        .iter()
+        .find(|f| f.kind == TypeKind::Time && !f.skip)
+        .map(|f| format!("`{{{}:inverted_ticks}}`", f.ident))
+}
+
 /// The [`RandomLead`] of a RowKey's key space, if a GUID leads it.
 fn random_lead(space: &KeySpace) -> Option<RandomLead> {
     if !space.randomly_ordered() {
@@ -226,14 +236,8 @@ fn log_in_guid_order(
     let Some(why) = time_ordered_record(design) else {
         return false;
     };
-    let order = design
-        .fields
-        .iter()
-        .find(|f| f.kind == TypeKind::Time && !f.skip)
-        .map_or(
-            "an instant, as `inverted_ticks` for the newest first,".to_owned(),
-            |f| format!("`{{{}:inverted_ticks}}`", f.ident),
-        );
+    let order = newest_first(design)
+        .unwrap_or_else(|| "an instant, as `inverted_ticks` for the newest first,".to_owned());
     let (start, end) = keys::part_position(&design.row_key, *at);
     out.push(Finding::at(
         start,
@@ -405,13 +409,7 @@ fn first_rows_read(
     } else {
         format!("`{}`", read.filter)
     };
-    let order = design
-        .fields
-        .iter()
-        .find(|f| f.kind == TypeKind::Time && !f.skip)
-        .map_or("a time or a padded number".to_owned(), |f| {
-            format!("`{{{}:inverted_ticks}}`", f.ident)
-        });
+    let order = newest_first(design).unwrap_or_else(|| "a time or a padded number".to_owned());
     let (start, end) = keys::part_position(&design.row_key, *at);
     out.push(Finding::at(
         start,
