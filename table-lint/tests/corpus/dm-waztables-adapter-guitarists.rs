@@ -18,13 +18,13 @@
 use table_runtime::{Backend, IfMatch, Query, Table, TableEntity};
 
 #[derive(TableEntity)]
-#[table(name = "guitarists", partition_key = "guitarists", row_key = "{id}")]
+#[table(name = "guitarists", partition_key = "guitarists", row_key = "{row_id}")]
 struct Guitarist {
-    /// The DataMapper key (`property :id, String, :key => true`).
+    /// The DataMapper key (`property :id, String, :key => true`) as the RowKey.
+    row_id: String,
+    /// The same key copied into the entity as property `id` by `create`, which merges every
+    /// attribute.
     id: String,
-    /// The same key copied into the entity by `create`, which merges every attribute.
-    #[table(rename = "id")]
-    id_property: String,
     name: String,
     /// A Ruby Integer, which waz-tables writes as Edm.Int32.
     age: i32,
