@@ -153,11 +153,23 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
     let Some(row_space) = row_space else {
         return;
     };
-    let _ = first_rows_read(ctx, own_lead.as_ref(), out)
-        || first_rows_of_guid_range(ctx, &row_space, out)
-        || property_range_read(ctx, own_lead.as_ref(), out)
-        || log_in_guid_order(ctx, own_lead.as_ref(), out);
+    match &own_lead {
+        // A RowKey that is only a GUID: read by its first rows, by a range of a property, or
+        // as a log, each in the order the GUID scatters.
+        Some((at, field, None)) => {
+            let only = (*at, field.as_str());
+            let _ = first_rows_read(ctx, only, out)
+                || property_range_read(ctx, only, out)
+                || log_in_guid_order(ctx, only, out);
+        }
+        _ => {
+            first_rows_of_guid_range(ctx, &row_space, out);
+        }
+    }
 }
+
+/// Where a RowKey that is only a GUID has it (its part's index, past any literal) and its field.
+type GuidOnly<'a> = (usize, &'a str);
 
 /// Words a struct name ends with that say nothing of what a row is (`EventRow` is an event).
 const NAME_SUFFIXES: [&str; 9] = [
@@ -174,11 +186,13 @@ fn time_ordered_record(design: &Design) -> Option<String> {
     use super::log_data_partition::{log_fields, log_form};
     let ident = design.ident.to_string();
     let names = [
-        (format!("`{ident}`"), ident.as_str()),
-        (format!("table `{}`", design.table), design.table.as_str()),
+        (format!("`{ident}`"), super::name_words(&ident)),
+        (
+            format!("table `{}`", design.table),
+            super::name_words(&design.table),
+        ),
     ];
-    for (what, name) in &names {
-        let words = super::name_words(name);
+    for (what, words) in &names {
         if let Some(w) = words
             .iter()
             .filter_map(|w| log_form(w))
@@ -199,8 +213,7 @@ fn time_ordered_record(design: &Design) -> Option<String> {
     if scheduled {
         return None;
     }
-    names.iter().find_map(|(what, name)| {
-        let words = super::name_words(name);
+    names.iter().find_map(|(what, words)| {
         let head = words
             .iter()
             .rev()
@@ -215,13 +228,10 @@ fn time_ordered_record(design: &Design) -> Option<String> {
 /// the whole partition sorted in the client.
 fn log_in_guid_order(
     ctx: &EntityContext<'_>,
-    lead: Option<&RandomLead>,
+    (at, field): GuidOnly<'_>,
     out: &mut Vec<Finding>,
 ) -> bool {
     let design = ctx.design;
-    let Some((at, field, None)) = lead else {
-        return false;
-    };
     // A RowKey of the PartitionKey's own fields leaves one row of the design per partition,
     // whose order nothing reads.
     let pk_fields: Vec<&str> = design
@@ -230,7 +240,7 @@ fn log_in_guid_order(
         .placeholders()
         .map(|(f, _)| f)
         .collect();
-    if pk_fields.contains(&field.as_str()) {
+    if pk_fields.contains(&field) {
         return false;
     }
     let Some(why) = time_ordered_record(design) else {
@@ -238,7 +248,7 @@ fn log_in_guid_order(
     };
     let order = newest_first(design)
         .unwrap_or_else(|| "an instant, as `inverted_ticks` for the newest first,".to_owned());
-    let (start, end) = keys::part_position(&design.row_key, *at);
+    let (start, end) = keys::part_position(&design.row_key, at);
     out.push(Finding::at(
         start,
         end,
@@ -317,14 +327,11 @@ fn first_rows_of_guid_range(
 /// order, and in GUID order the range is scattered over the whole partition.
 fn property_range_read(
     ctx: &EntityContext<'_>,
-    lead: Option<&RandomLead>,
+    (at, field): GuidOnly<'_>,
     out: &mut Vec<Finding>,
 ) -> bool {
     use table_runtime::query::{CompareOp, Target};
     let design = ctx.design;
-    let Some((at, field, None)) = lead else {
-        return false;
-    };
     let found = ctx
         .file
         .reads
@@ -366,7 +373,7 @@ fn property_range_read(
         TypeKind::Time => format!("{{{}:ticks}}", ranged_field.ident),
         _ => format!("{{{}:020}}", ranged_field.ident),
     };
-    let (start, end) = keys::part_position(&design.row_key, *at);
+    let (start, end) = keys::part_position(&design.row_key, at);
     out.push(Finding::at(
         start,
         end,
@@ -386,13 +393,10 @@ fn property_range_read(
 /// order are a random sample.
 fn first_rows_read(
     ctx: &EntityContext<'_>,
-    lead: Option<&RandomLead>,
+    (at, field): GuidOnly<'_>,
     out: &mut Vec<Finding>,
 ) -> bool {
     let design = ctx.design;
-    let Some((at, field, None)) = lead else {
-        return false;
-    };
     let Some(read) = ctx.file.reads.iter().find(|read| {
         read.limited
             && read.reads(design, ctx.file)
@@ -410,7 +414,7 @@ fn first_rows_read(
         format!("`{}`", read.filter)
     };
     let order = newest_first(design).unwrap_or_else(|| "a time or a padded number".to_owned());
-    let (start, end) = keys::part_position(&design.row_key, *at);
+    let (start, end) = keys::part_position(&design.row_key, at);
     out.push(Finding::at(
         start,
         end,

@@ -40,6 +40,45 @@ pub struct EntitySite {
     pub unit_test: bool,
 }
 
+impl EntitySite {
+    /// The site of a struct that derives `TableEntity`, as both scanners record it: as much of
+    /// the design as can be read, with what could not be read reported in the derive's own
+    /// messages, and the derive's checks run on the rest. `None` for an enum of designs and a
+    /// projection of another design, which bring no design of their own.
+    pub(crate) fn read(input: syn::DeriveInput, unit_test: bool) -> Option<EntitySite> {
+        if matches!(input.data, syn::Data::Enum(_))
+            || table_derive_internals::projection::is_projection(&input)
+        {
+            return None;
+        }
+        let ident = input.ident.clone();
+        let read = Design::read(&input);
+        let table = match &read {
+            Ok((Some(design), _)) => Some(design.table.clone()),
+            _ => None,
+        };
+        let design = match read {
+            Ok((Some(design), errors)) if errors.is_empty() => Ok(design),
+            Ok((design, errors)) => {
+                let mut all = errors;
+                if let Some(d) = &design {
+                    all.extend(reported_problems(d).into_iter().map(|p| p.error));
+                }
+                Err(darling::Error::multiple(all))
+            }
+            Err(e) => Err(e),
+        };
+        let problems = design.as_ref().map(reported_problems).unwrap_or_default();
+        Some(EntitySite {
+            ident,
+            table,
+            design,
+            problems,
+            unit_test,
+        })
+    }
+}
+
 /// Which table a query runs on, as the code around it shows.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum TableHint {
@@ -722,39 +761,9 @@ impl<'s> Visitor<'s> {
     }
 
     fn entity(&mut self, input: syn::DeriveInput) {
-        // An enum of designs, and a projection of another design, bring no design of their own.
-        if matches!(input.data, syn::Data::Enum(_))
-            || table_derive_internals::projection::is_projection(&input)
-        {
-            return;
+        if let Some(site) = EntitySite::read(input, self.in_unit_test > 0) {
+            self.scan.entities.push(site);
         }
-        let ident = input.ident.clone();
-        // As much of the design as can be read; what could not be read is reported with the
-        // derive's own messages, and the checks still run on the rest.
-        let read = Design::read(&input);
-        let table = match &read {
-            Ok((Some(design), _)) => Some(design.table.clone()),
-            _ => None,
-        };
-        let design = match read {
-            Ok((Some(design), errors)) if errors.is_empty() => Ok(design),
-            Ok((design, errors)) => {
-                let mut all = errors;
-                if let Some(d) = &design {
-                    all.extend(reported_problems(d).into_iter().map(|p| p.error));
-                }
-                Err(darling::Error::multiple(all))
-            }
-            Err(e) => Err(e),
-        };
-        let problems = design.as_ref().map(reported_problems).unwrap_or_default();
-        self.scan.entities.push(EntitySite {
-            ident,
-            table,
-            design,
-            problems,
-            unit_test: self.in_unit_test > 0,
-        });
     }
 
     /// Records a filter that reaches the query API: the string literal at token `lit`, its

@@ -6,8 +6,6 @@
 use std::collections::HashMap;
 
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
-use table_derive_internals::Design;
-use table_derive_internals::check::reported_problems;
 
 use super::{EntitySite, Filled, TableHint, fill_placeholders, is_format_macro};
 
@@ -92,39 +90,9 @@ struct Frame<'a> {
 
 impl Visitor {
     fn entity(&mut self, input: syn::DeriveInput) {
-        // An enum of designs, and a projection of another design, bring no design of their own.
-        if matches!(input.data, syn::Data::Enum(_))
-            || table_derive_internals::projection::is_projection(&input)
-        {
-            return;
+        if let Some(site) = EntitySite::read(input, self.in_unit_test > 0) {
+            self.scan.entities.push(site);
         }
-        let ident = input.ident.clone();
-        // As much of the design as can be read; what could not be read is reported with the
-        // derive's own messages, and the checks still run on the rest.
-        let read = Design::read(&input);
-        let table = match &read {
-            Ok((Some(design), _)) => Some(design.table.clone()),
-            _ => None,
-        };
-        let design = match read {
-            Ok((Some(design), errors)) if errors.is_empty() => Ok(design),
-            Ok((design, errors)) => {
-                let mut all = errors;
-                if let Some(d) = &design {
-                    all.extend(reported_problems(d).into_iter().map(|p| p.error));
-                }
-                Err(darling::Error::multiple(all))
-            }
-            Err(e) => Err(e),
-        };
-        let problems = design.as_ref().map(reported_problems).unwrap_or_default();
-        self.scan.entities.push(EntitySite {
-            ident,
-            table,
-            design,
-            problems,
-            unit_test: self.in_unit_test > 0,
-        });
     }
 
     /// Records a filter that reaches the query API: its text, and what the code around it
