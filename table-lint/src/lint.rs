@@ -563,8 +563,16 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
     }
     // A filter whose placeholder is a list of terms joined with `or` or `and` is judged with
     // two such terms in its place, when that text parses (the placeholder's `0` otherwise).
+    // A filter built in steps (`f.push_str(" and …")`) is judged as it reaches the query, every
+    // step taken, when that text parses (as first bound otherwise).
     for f in &mut scan.filters {
-        if let Some(joined) = f.joined.take()
+        if let Some((built, open)) = f.built.take()
+            && Filter::parse(&built).is_ok()
+        {
+            f.text = built;
+            f.templated = true;
+            f.open_placeholders = open;
+        } else if let Some(joined) = f.joined.take()
             && Filter::parse(&joined).is_ok()
         {
             f.text = joined;

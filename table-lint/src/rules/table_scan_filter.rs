@@ -19,7 +19,10 @@ A `$filter` that does not fix the PartitionKey with `eq` joined to the whole fil
 `Query::all()`, which reads every entity. Only strings that reach the query API are filters: the
 argument of `Query::filter`, `Filter::parse` or an SDK's `.filter(…)`, a `format!` passed to
 them (its placeholders stand for values of the type their place asks for), or a name bound to
-either. A placeholder outside quotes filled from terms joined with `or` or `and`
+either. A name is read as its binding in scope holds it when the query runs: with what
+`push_str`, `+=`, `write!` or a `format!` that names it (`f = format!("{f} and …")`) added on
+the way, every one of them taken. A placeholder outside quotes filled from terms joined with
+`or` or `and`
 (`ids.iter().map(|id| format!("RowKey eq '{id}'")).collect::<Vec<_>>().join(" or ")`) stands for
 two such terms joined so. Text that merely mentions `PartitionKey eq` (usage, log messages) is
 not read.

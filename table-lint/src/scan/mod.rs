@@ -106,6 +106,12 @@ pub struct FilterSite {
     /// joined with `or` or `and` (`ids.iter().map(|id| format!("RowKey eq '{id}'"))…join(" or ")`):
     /// that placeholder written as two such terms joined so (`RowKey eq 'x' or RowKey eq 'x'`).
     pub joined: Option<String>,
+    /// The text again, when the filter is a name bound to a string that later statements add
+    /// to or rebuild before the query (`f.push_str(" and …")`, `f += &format!(…)`,
+    /// `write!(f, …)`, `f = format!("{f} and …")`): the text as it reaches the query, every
+    /// addition made, and whether a placeholder outside quotes stood in any piece of it (as
+    /// [`FilterSite::open_placeholders`]). `None` when nothing was added.
+    pub built: Option<(String, bool)>,
     /// Whether this is `Query::all()`: every entity of the table.
     pub all: bool,
     /// The tables the code around the query names.
@@ -253,6 +259,7 @@ fn walk_file(
         seen: Vec::new(),
         in_unit_test: 0,
         strings: FxHashMap::default(),
+        appends: FxHashMap::default(),
         terms: FxHashMap::default(),
         joins: FxHashMap::default(),
         tables: FxHashMap::default(),
@@ -426,10 +433,12 @@ struct Visitor<'s> {
     seen: Vec<u32>,
     /// How many `#[cfg(test)]` items the walk is inside.
     in_unit_test: usize,
-    /// Names bound to a string literal or a `format!` of one (`let f = "…"`, `const F: &str`),
-    /// so that `Query::filter(&f)` finds its text: the literal's token, and whether it is a
-    /// `format!`'s.
-    strings: FxHashMap<&'s str, (usize, bool)>,
+    /// Every binding of each name (`let f = …`, `const F: &str = …`), in the order of the file,
+    /// so that `Query::filter(&f)` finds the text of the binding it sees.
+    strings: FxHashMap<&'s str, Vec<Binding>>,
+    /// What statements add to a name after it is bound (`f.push_str(…)`, `f += …`,
+    /// `write!(f, …)`, `f = format!("{f} and …")`), in the order of the file.
+    appends: FxHashMap<&'s str, Vec<Append>>,
     /// Names bound to a collection of filter terms made by one `format!` (`let ors: Vec<_> =
     /// keys.iter().map(|k| format!("RowKey eq '{k}'")).collect()`): that literal's token.
     terms: FxHashMap<&'s str, usize>,
@@ -642,6 +651,45 @@ struct Joined {
     word: &'static str,
 }
 
+/// One binding of a name: the tokens that see it (from the `let`, or for a `const` or `static`,
+/// which is seen before it is declared, from the start of its block; up to the end of the
+/// block), and the string it binds: the literal's token, and whether it is a `format!`'s. A
+/// binding of anything else binds no string, and hides the bindings before it.
+#[derive(Debug, Clone, Copy)]
+struct Binding {
+    from: usize,
+    to: usize,
+    string: Option<(usize, bool)>,
+}
+
+/// The string a filter API is given: the literal's token, whether it is a `format!`'s, and the
+/// text as built in steps (see [`FilterSite::built`]).
+struct Argument {
+    lit: usize,
+    format: bool,
+    built: Option<(String, bool)>,
+}
+
+/// A literal filled in by [`Visitor::fill_naming`]: its text, whether a placeholder outside
+/// quotes stayed unknown, and whether one named the string being built.
+struct Naming {
+    text: String,
+    open: bool,
+    named: bool,
+}
+
+/// A statement that changes the string bound to a name: at token `at`, the literal at `lit`
+/// (a `format!`'s when `format`, where a placeholder naming the string stands for its text so
+/// far), added to the end (`f.push_str(…)`, `f += …`, `write!(f, …)`) or, when not `adds`,
+/// put in its place (`f = format!("{} and …", f)`).
+#[derive(Debug, Clone, Copy)]
+struct Append {
+    at: usize,
+    lit: usize,
+    format: bool,
+    adds: bool,
+}
+
 /// The literal of the one `format!` in the tokens `start..end` (at any depth), when the tokens
 /// map something to terms (`map` is among them) and no other `format!` is there.
 fn mapped_term(t: Toks<'_>, start: usize, end: usize) -> Option<usize> {
@@ -768,7 +816,16 @@ impl<'s> Visitor<'s> {
 
     /// Records a filter that reaches the query API: the string literal at token `lit`, its
     /// text, and what the code around it says about the table and about deleting.
-    fn filter_literal(&mut self, lit: usize, in_format_macro: bool, levels: &[Level], at: usize) {
+    fn filter_literal(
+        &mut self,
+        Argument {
+            lit,
+            format: in_format_macro,
+            built,
+        }: Argument,
+        levels: &[Level],
+        at: usize,
+    ) {
         let Some(&token) = self.toks.tokens.get(lit) else {
             return;
         };
@@ -806,6 +863,7 @@ impl<'s> Visitor<'s> {
             templated: filled.templated,
             open_placeholders: filled.open,
             joined,
+            built,
             all: false,
             tables,
             deletes,
@@ -901,9 +959,6 @@ impl<'s> Visitor<'s> {
         self.tables.get(receiver).copied()
     }
 
-    /// The first pass over the file: names bound to strings and to typed tables, enums of unit
-    /// variants, and whether it inserts. Every identifier is looked at, at any depth, with the
-    /// tokens after it on its level.
     /// The joined terms the expression `start..end` is: `TERMS.join(" or ")` where `TERMS` is a
     /// name bound to terms or maps to them in place, or a name bound to such a join.
     fn joined(&self, start: usize, end: usize) -> Option<Joined> {
@@ -966,22 +1021,46 @@ impl<'s> Visitor<'s> {
         any.then_some(filled.text)
     }
 
+    /// The first pass over the file: names bound to strings and to typed tables, what
+    /// statements add to those strings, enums of unit variants, and whether it inserts. Every
+    /// identifier is looked at, at any depth, with the tokens after it on its level.
     fn bindings(&mut self) {
         let t = self.toks;
         let n = t.tokens.len();
+        // The groups the token is in, innermost last: each one's opening and closing token.
+        let mut groups: Vec<(usize, usize)> = Vec::new();
         for i in 0..n {
+            while groups.last().is_some_and(|&(_, close)| close <= i) {
+                groups.pop();
+            }
+            if let Some((_, close)) = t.group(i, n) {
+                groups.push((i, close));
+                continue;
+            }
+            let (block_start, block_end) = groups
+                .last()
+                .map_or((0, n), |&(open, close)| (open + 1, close));
             let Some(word) = t.ident(i, n) else {
                 continue;
             };
+            if let Some((name, append)) = self.append_at(i, block_start, block_end) {
+                self.appends.entry(name).or_default().push(append);
+            }
             if (word == "let" || word == "const" || word == "static")
                 && let Some((name, value, value_end)) = bound_value(t, i + 1, n)
             {
-                if let Some(string) = whole_string_value(t, value, value_end) {
-                    self.strings.insert(name, string);
-                } else if let Some(joined) = self.joined(value, value_end) {
-                    self.joins.insert(name, joined);
-                } else if let Some(term) = mapped_term(t, value, value_end) {
-                    self.terms.insert(name, term);
+                let string = whole_string_value(t, value, value_end);
+                self.strings.entry(name).or_default().push(Binding {
+                    from: if word == "let" { i } else { block_start },
+                    to: block_end,
+                    string,
+                });
+                if string.is_none() {
+                    if let Some(joined) = self.joined(value, value_end) {
+                        self.joins.insert(name, joined);
+                    } else if let Some(term) = mapped_term(t, value, value_end) {
+                        self.terms.insert(name, term);
+                    }
                 }
                 if let Some(at) = t
                     .siblings(value, value_end)
@@ -1114,6 +1193,7 @@ impl<'s> Visitor<'s> {
                         templated: false,
                         open_placeholders: false,
                         joined: None,
+                        built: None,
                         all: true,
                         tables,
                         deletes,
@@ -1128,9 +1208,9 @@ impl<'s> Visitor<'s> {
                     let close = close as usize;
                     level.next = close + 1;
                     if filter_api_call(t, start, i)
-                        && let Some((lit, format)) = self.filter_argument(i + 1, close)
+                        && let Some(argument) = self.filter_argument(i + 1, close)
                     {
-                        self.filter_literal(lit, format, &levels, top);
+                        self.filter_literal(argument, &levels, top);
                     }
                     levels.push(Level::new(i + 1, close, Some(inner), Some(top), false));
                 }
@@ -1141,15 +1221,21 @@ impl<'s> Visitor<'s> {
 
     /// The string a filter API's first argument (in the tokens `start..end` of its argument
     /// list) is: a literal, a `format!` of one, or a name bound to either (`&f`, `f.as_str()`,
-    /// `&*f`). The literal's token, and whether it is a `format!`'s.
-    fn filter_argument(&self, start: usize, end: usize) -> Option<(usize, bool)> {
+    /// `&*f`), as the binding the argument sees binds it. The literal's token, whether it is a
+    /// `format!`'s, and for a name, its text as built by the statements since it was bound
+    /// (see [`FilterSite::built`]).
+    fn filter_argument(&self, start: usize, end: usize) -> Option<Argument> {
         let t = self.toks;
         let end = t
             .siblings(start, end)
             .find(|&j| t.is_punct(j, end, b','))
             .unwrap_or(end);
-        if let Some(found) = string_value(t, start, end) {
-            return Some(found);
+        if let Some((lit, format)) = string_value(t, start, end) {
+            return Some(Argument {
+                lit,
+                format,
+                built: None,
+            });
         }
         // A name, alone or with conversions after it (`f`, `&f`, `f.as_str()`, `f.clone()`):
         // a name inside a bigger expression (a closure `|x| x.ok()`, a call) is not the filter.
@@ -1158,7 +1244,174 @@ impl<'s> Visitor<'s> {
         if !only_conversions(t, at + 1, end) {
             return None;
         }
-        self.strings.get(name).copied()
+        let binding = self.binding_at(name, at)?;
+        let (lit, format) = binding.string?;
+        let built = self
+            .text_at(name, binding, at)
+            .and_then(|(text, open, changed)| changed.then_some((text, open)));
+        Some(Argument { lit, format, built })
+    }
+
+    /// The binding of `name` that the token `at` sees: the last one whose block holds it.
+    fn binding_at(&self, name: &str, at: usize) -> Option<Binding> {
+        let mut seen: Option<Binding> = None;
+        for b in self.strings.get(name)? {
+            if b.from < at && at < b.to && seen.is_none_or(|s| b.from >= s.from) {
+                seen = Some(*b);
+            }
+        }
+        seen
+    }
+
+    /// The text the string of `binding` holds at token `at`: its literal filled in (a
+    /// placeholder that names the string itself, in `let f = format!("{f} and …")`, filled
+    /// with the text the binding before it holds there), then changed by the statements
+    /// between the binding and `at`; whether a placeholder outside quotes stood in any piece;
+    /// and whether any statement or binding before changed the text.
+    fn text_at(&self, name: &str, binding: Binding, at: usize) -> Option<(String, bool, bool)> {
+        let (lit, format) = binding.string?;
+        let (mut text, mut open, mut changed) = if format {
+            let before = self
+                .binding_at(name, binding.from)
+                .and_then(|b| self.text_at(name, b, binding.from));
+            let current = before.as_ref().map(|(text, ..)| text.as_str());
+            let filled = self.fill_naming(lit, true, name, current)?;
+            let open_before = before.is_some_and(|(_, open, _)| open) && filled.named;
+            (filled.text, filled.open || open_before, filled.named)
+        } else {
+            (self.toks.string(lit, lit + 1)?.into_owned(), false, false)
+        };
+        for append in self.appends.get(name).into_iter().flatten() {
+            if append.at <= binding.from || append.at >= at {
+                continue;
+            }
+            let piece = self.fill_naming(append.lit, append.format, name, Some(&text))?;
+            // Put in the string's place, a piece that does not name it drops what was open.
+            if append.adds {
+                text.push_str(&piece.text);
+                open |= piece.open;
+            } else {
+                text = piece.text;
+                open = piece.open || (open && piece.named);
+            }
+            changed = true;
+        }
+        Some((text, open, changed))
+    }
+
+    /// The literal at `lit` filled in (when `format`), a placeholder outside quotes that names
+    /// the string bound to `name` written as `current` (open when there is none).
+    fn fill_naming(
+        &self,
+        lit: usize,
+        format: bool,
+        name: &str,
+        current: Option<&str>,
+    ) -> Option<Naming> {
+        let t = self.toks;
+        let value = t.string(lit, lit + 1)?;
+        if !format {
+            return Some(Naming {
+                text: value.into_owned(),
+                open: false,
+                named: false,
+            });
+        }
+        let args = format_arguments(t, lit);
+        let names = |&(_, start, end): &(Option<&str>, usize, usize)| {
+            let at = t.skip_refs(start, end);
+            t.is_ident(at, end, name) && only_conversions(t, at + 1, end)
+        };
+        let mut named = false;
+        let filled = fill_placeholders_with(&value, |positional, placeholder| {
+            let itself = match positional.or_else(|| placeholder.parse::<usize>().ok()) {
+                Some(k) => args.get(k).is_some_and(names),
+                None => match args.iter().find(|(n, ..)| *n == Some(placeholder)) {
+                    Some(arg) => names(arg),
+                    None => placeholder == name,
+                },
+            };
+            named |= itself;
+            current.filter(|_| itself).map(str::to_owned)
+        });
+        Some(Naming {
+            text: filled.text,
+            open: filled.open,
+            named,
+        })
+    }
+
+    /// The statement starting at token `i` (in the block `start..end`) when it changes a string
+    /// bound to a name: `f.push_str(S)`, `f += S`, `f = f + S`, `write!(f, "…", …)` or
+    /// `writeln!`, or `f = S` (S a literal or a `format!` of one, after `&`, converted at
+    /// most). The name and the change.
+    fn append_at(&self, i: usize, start: usize, end: usize) -> Option<(&'s str, Append)> {
+        let t = self.toks;
+        let word = t.ident(i, end)?;
+        // A statement starts at the block's first token, after `;` or after a block.
+        let starts = match t.prev(i, start) {
+            None => true,
+            Some(p) => {
+                t.is_punct(p, end, b';') || matches!(t.group(p, end), Some((Delimiter::Brace, _)))
+            }
+        };
+        if !starts {
+            return None;
+        }
+        if (word == "write" || word == "writeln")
+            && t.is_punct(i + 1, end, b'!')
+            && let Some((Delimiter::Parenthesis, close)) = t.group(i + 2, end)
+        {
+            let mut at = t.skip_refs(i + 3, close);
+            if t.is_ident(at, close, "mut") {
+                at += 1;
+            }
+            let name = t.ident(at, close)?;
+            t.string(at + 2, close)
+                .filter(|_| t.is_punct(at + 1, close, b','))?;
+            let append = Append {
+                at: i,
+                lit: at + 2,
+                format: true,
+                adds: true,
+            };
+            return Some((name, append));
+        }
+        let stop = t
+            .siblings(i, end)
+            .find(|&j| t.is_punct(j, end, b';'))
+            .unwrap_or(end);
+        let (value, adds) = if t.is_punct(i + 1, end, b'.')
+            && t.is_ident(i + 2, end, "push_str")
+            && let Some((Delimiter::Parenthesis, close)) = t.group(i + 3, end)
+            && close + 1 == stop
+        {
+            (i + 4..close, true)
+        } else if t.punct(i + 1, end) == Some((b'+', true)) && t.is_punct(i + 2, end, b'=') {
+            (i + 3..stop, true)
+        } else if t.punct(i + 1, end) == Some((b'=', false)) {
+            // `f = f + S`, `f = f.clone() + S`: an addition; else the string is replaced.
+            let plus = t
+                .siblings(i + 2, stop)
+                .find(|&j| t.is_punct(j, stop, b'+'))
+                .filter(|&plus| t.is_ident(i + 2, plus, word) && only_conversions(t, i + 3, plus));
+            match plus {
+                Some(plus) => (plus + 1..stop, true),
+                None => (i + 2..stop, false),
+            }
+        } else {
+            return None;
+        };
+        let (lit, format) = whole_string_value(t, value.start, value.end)?;
+        Some((
+            word,
+            Append {
+                at: i,
+                lit,
+                format,
+                adds,
+            },
+        ))
     }
 }
 
@@ -1815,6 +2068,104 @@ mod tests {
         assert_eq!(found[0].text, "RowKey ge ''0'_a'");
         assert!(!found[0].open_placeholders);
         assert!(found[1].open_placeholders);
+    }
+
+    /// A filter bound to a name and added to before the query is read as it reaches the query:
+    /// `push_str`, `+=`, `write!`, `f = f + …` and a rebuild by `format!` that names the
+    /// string itself (by position, by name or captured, also as a new `let`).
+    #[test]
+    fn a_filter_built_in_steps_is_read_as_it_reaches_the_query() {
+        let built = |body: &str| {
+            let found = filters(&format!("fn f(pk: &str, on: bool) {{ {body} }}"));
+            assert_eq!(found.len(), 1, "{body}");
+            (found[0].text.clone(), found[0].built.clone())
+        };
+        let pk = "PartitionKey eq 'x'".to_owned();
+        let both = |open: bool| Some(("PartitionKey eq 'x' and Done eq false".to_owned(), open));
+        for body in [
+            r#"let mut f = format!("PartitionKey eq '{}'", pk); if on { f.push_str(" and Done eq false"); } Query::filter(&f);"#,
+            r#"let mut f = format!("PartitionKey eq '{pk}'"); f += " and Done eq false"; Query::filter(f.as_str());"#,
+            r#"let mut f = format!("PartitionKey eq '{pk}'"); if on { write!(&mut f, " and Done eq false").unwrap(); } Query::filter(&f);"#,
+            r#"let mut f = format!("PartitionKey eq '{pk}'"); f = f + " and Done eq false"; Query::filter(&f);"#,
+            r#"let mut f = format!("PartitionKey eq '{pk}'"); f = format!("{} and Done eq false", f); Query::filter(&f);"#,
+            r#"let mut f = format!("PartitionKey eq '{pk}'"); f = format!("{f} and Done eq false"); Query::filter(&f);"#,
+            r#"let mut f = format!("PartitionKey eq '{pk}'"); f = format!("{0} and Done eq false", f); Query::filter(&f);"#,
+        ] {
+            assert_eq!(built(body), (pk.clone(), both(false)), "{body}");
+        }
+        // A placeholder outside quotes in an added piece is open, as in a `format!` of its own.
+        assert_eq!(
+            built(
+                r#"let mut f = format!("PartitionKey eq '{pk}'"); write!(f, " and Done eq {}", done); Query::filter(&f);"#
+            ),
+            (
+                pk.clone(),
+                Some(("PartitionKey eq 'x' and Done eq 0".to_owned(), true))
+            )
+        );
+        // A new `let` that rebuilds the string: its own text is open, the built one known.
+        assert_eq!(
+            built(
+                r#"let f = format!("PartitionKey eq '{pk}'"); let f = format!("{f} and Done eq false"); Query::filter(&f);"#
+            ),
+            ("0 and Done eq false".to_owned(), both(false))
+        );
+        // Replaced outright: the last text.
+        assert_eq!(
+            built(r#"let mut f = "A eq 1"; f = "PartitionKey eq 'x'"; Query::filter(f);"#),
+            ("A eq 1".to_owned(), Some((pk.clone(), false)))
+        );
+        // Nothing added, or added only after the query: nothing built.
+        assert_eq!(
+            built(r#"let f = format!("PartitionKey eq '{pk}'"); Query::filter(&f); "#),
+            (pk.clone(), None)
+        );
+        assert_eq!(
+            built(
+                r#"let mut f = format!("PartitionKey eq '{pk}'"); let q = Query::filter(&f); f.push_str(" and X eq 1");"#
+            ),
+            (pk.clone(), None)
+        );
+        // Additions to another string of the same name, in another block, are not this one's.
+        let found = filters(
+            r#"fn a() { let mut f = format!("A eq 1"); f.push_str(" and B eq 2"); }
+               fn b() { let f = format!("PartitionKey eq 'x'"); Query::filter(&f); }"#,
+        );
+        assert_eq!(
+            (found[0].text.as_str(), &found[0].built),
+            (pk.as_str(), &None)
+        );
+    }
+
+    /// A name used as a filter is the binding it sees: the last one before it in its block or
+    /// the blocks around it (a `const` wherever in its block), and none when that binding is not
+    /// a string.
+    #[test]
+    fn a_filter_name_is_the_binding_in_scope() {
+        let text = |source: &str| filters(source).first().map(|f| f.text.clone());
+        assert_eq!(
+            text(r#"fn a() { let f = "A eq 1"; Query::filter(&f); } fn b() { let f = "B eq 2"; }"#),
+            Some("A eq 1".to_owned())
+        );
+        assert_eq!(
+            text(r#"fn a() { let f = "A eq 1"; let f = compute(); Query::filter(&f); }"#),
+            None
+        );
+        assert_eq!(
+            text(r#"fn a() { if x { let f = "A eq 1"; } Query::filter(&f); }"#),
+            None
+        );
+        assert_eq!(
+            text(r#"fn a() { Query::filter(F); } const F: &str = "C eq 3";"#),
+            Some("C eq 3".to_owned())
+        );
+        for source in [
+            r#"fn a() { let f = "A eq 1"; Query::filter(&f); } fn b() { let f = "B eq 2"; }"#,
+            r#"fn a() { let f = "A eq 1"; let f = compute(); Query::filter(&f); }"#,
+            r#"fn a() { Query::filter(F); } const F: &str = "C eq 3";"#,
+        ] {
+            same_as_before(source);
+        }
     }
 
     /// A placeholder outside quotes filled from terms joined with `or` or `and` is written as

@@ -59,9 +59,22 @@ pub fn scan(text: &str) -> Result<Scan, syn::Error> {
         .map_err(|e: proc_macro2::LexError| syn::Error::new(e.span(), e.to_string()))?;
     let tokens: Vec<TokenTree> = tokens.into_iter().collect();
     let mut visitor = Visitor::default();
-    visitor.bindings(&tokens);
+    visitor.bindings(&tokens, ((0, 0), (usize::MAX, usize::MAX)));
     visitor.walk(&tokens, None, None);
     Ok(visitor.scan)
+}
+
+/// Where a binding is seen from and up to (line and column), and its string.
+struct Binding {
+    from: (usize, usize),
+    to: (usize, usize),
+    string: Option<(syn::LitStr, bool)>,
+}
+
+/// The line and column a span starts at.
+fn start_of(span: Span) -> (usize, usize) {
+    let at = span.start();
+    (at.line, at.column)
 }
 
 #[derive(Default)]
@@ -73,7 +86,10 @@ struct Visitor {
     in_unit_test: usize,
     /// Names bound to a string literal or a `format!` of one (`let f = "…"`, `const F: &str`),
     /// so that `Query::filter(&f)` finds its text.
-    strings: HashMap<String, (syn::LitStr, bool)>,
+    /// Every binding of each name, in the order of the file: from where and up to where it
+    /// is seen (line and column), and the string it binds, if any (see the scanner's
+    /// `Binding`).
+    strings: HashMap<String, Vec<Binding>>,
     /// Names bound to a typed table (`let t = Table::<_, Employee>::new(…)`, a parameter
     /// `t: &Table<B, Employee>`): the design's struct name.
     tables: HashMap<String, String>,
@@ -203,7 +219,7 @@ impl Visitor {
 
     /// The first pass over the file: names bound to strings and to typed tables, enums of unit
     /// variants, and whether it inserts.
-    fn bindings(&mut self, tokens: &[TokenTree]) {
+    fn bindings(&mut self, tokens: &[TokenTree], block: ((usize, usize), (usize, usize))) {
         for (i, t) in tokens.iter().enumerate() {
             match t {
                 TokenTree::Ident(id) => {
@@ -211,9 +227,15 @@ impl Visitor {
                     if (word == "let" || word == "const" || word == "static")
                         && let Some((name, value)) = bound_value(&tokens[i + 1..])
                     {
-                        if let Some(string) = whole_string_value(value) {
-                            self.strings.insert(name.clone(), string);
-                        }
+                        self.strings.entry(name.clone()).or_default().push(Binding {
+                            from: if word == "let" {
+                                start_of(id.span())
+                            } else {
+                                block.0
+                            },
+                            to: block.1,
+                            string: whole_string_value(value),
+                        });
                         if let Some(at) = value
                             .iter()
                             .position(|t| matches!(t, TokenTree::Ident(i) if i == "Table"))
@@ -259,7 +281,8 @@ impl Visitor {
                     }
                 }
                 TokenTree::Group(g) => {
-                    self.bindings(&g.stream().into_iter().collect::<Vec<_>>());
+                    let inner = (start_of(g.span_open()), start_of(g.span_close()));
+                    self.bindings(&g.stream().into_iter().collect::<Vec<_>>(), inner);
                 }
                 _ => {}
             }
@@ -378,7 +401,15 @@ impl Visitor {
         if !only_conversions(conversions) {
             return None;
         }
-        self.strings.get(&name.to_string()).cloned()
+        // The last binding whose block holds the name.
+        let at = start_of(name.span());
+        self.strings
+            .get(&name.to_string())?
+            .iter()
+            .filter(|b| b.from < at && at < b.to)
+            .reduce(|seen, b| if b.from >= seen.from { b } else { seen })?
+            .string
+            .clone()
     }
 }
 
