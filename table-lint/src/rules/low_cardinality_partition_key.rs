@@ -187,7 +187,12 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
                 .then(|| few_valued_by_name(field))
                 .flatten()
             {
-                named.push(format!("`{field}` names a {word}"));
+                let article = if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                    "an"
+                } else {
+                    "a"
+                };
+                named.push(format!("`{field}` names {article} {word}"));
             } else {
                 judged = false;
                 break;
@@ -369,6 +374,19 @@ mod tests {
             found[0].0
         );
         assert!(found[1].0.contains("index `by_scheme`"), "{}", found[1].0);
+        let environment = self::found(
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "settings", partition_key = "{environment}", row_key = "{setting}")]
+            struct Setting { environment: String, setting: String }
+            "#,
+        );
+        assert!(
+            environment[0]
+                .0
+                .contains("`environment` names an environment"),
+            "{environment:?}"
+        );
         // A channel together with a field of many values spreads the load.
         let spread = self::found(
             r#"

@@ -19,7 +19,7 @@ pub static RULE: Rule = Rule {
     name: "text-segment-separator",
     default_level: Level::Note,
     pattern: "compound keys",
-    summary: "a `String` segment ended by a separator that ordinary text holds (space, `-`, `.`, `@`, ...): such values are refused when written",
+    summary: "a `String` segment ended by a separator that ordinary text holds (space, `-`, `.`, `@`, ...): the runtime refuses such values when it builds the key",
     docs: r#"## What it flags
 A `String` placeholder written verbatim (the default) with more key after it, where the literal
 that ends it is made of characters that free text commonly holds: a space, `-`, `.`, `,`, `'`,
@@ -84,7 +84,7 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
                 start,
                 end,
                 format!(
-                    "`{{{field}}}` in {} `{}` ends at `{separator}`, and text often holds {}: a `{field}` holding it is refused when written",
+                    "`{{{field}}}` in {} `{}` ends at `{separator}`, and text often holds {}: the runtime refuses a `{field}` holding it when it builds the key (the service would take it, but the key could not be read back apart)",
                     k.label,
                     k.key.template.text,
                     if c == ' ' { "a space".to_owned() } else { format!("`{c}`") }
