@@ -1377,19 +1377,27 @@ impl<'s> Visitor<'s> {
             };
             return Some((name, append));
         }
+        let push = t.is_punct(i + 1, end, b'.') && t.is_ident(i + 2, end, "push_str");
+        let add = t.punct(i + 1, end) == Some((b'+', true)) && t.is_punct(i + 2, end, b'=');
+        let set = t.punct(i + 1, end) == Some((b'=', false));
+        if !(push || add || set) {
+            return None;
+        }
         let stop = t
             .siblings(i, end)
             .find(|&j| t.is_punct(j, end, b';'))
             .unwrap_or(end);
-        let (value, adds) = if t.is_punct(i + 1, end, b'.')
-            && t.is_ident(i + 2, end, "push_str")
-            && let Some((Delimiter::Parenthesis, close)) = t.group(i + 3, end)
-            && close + 1 == stop
-        {
+        let (value, adds) = if push {
+            let (Delimiter::Parenthesis, close) = t.group(i + 3, end)? else {
+                return None;
+            };
+            if close + 1 != stop {
+                return None;
+            }
             (i + 4..close, true)
-        } else if t.punct(i + 1, end) == Some((b'+', true)) && t.is_punct(i + 2, end, b'=') {
+        } else if add {
             (i + 3..stop, true)
-        } else if t.punct(i + 1, end) == Some((b'=', false)) {
+        } else {
             // `f = f + S`, `f = f.clone() + S`: an addition; else the string is replaced.
             let plus = t
                 .siblings(i + 2, stop)
@@ -1399,8 +1407,6 @@ impl<'s> Visitor<'s> {
                 Some(plus) => (plus + 1..stop, true),
                 None => (i + 2..stop, false),
             }
-        } else {
-            return None;
         };
         let (lit, format) = whole_string_value(t, value.start, value.end)?;
         Some((
