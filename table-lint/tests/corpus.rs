@@ -185,3 +185,39 @@ fn the_linter_agrees_with_the_experts_on_the_corpus() {
         "KNOWN-MISSES lists misses that are now found; remove them: {stale:?}"
     );
 }
+
+/// A design enters the corpus once: two designs taken from one file of one repository (at any
+/// commit) are two tables of that file, never the same table twice.
+#[test]
+fn no_table_of_a_source_file_is_in_the_corpus_twice() {
+    let mut seen: BTreeMap<(String, String), String> = BTreeMap::new();
+    for entry in std::fs::read_dir(corpus()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "toml") {
+            continue;
+        }
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let source = read_verdict(&path).source;
+        // `https://github.com/OWNER/REPO/blob/COMMIT/PATH`: the file without its commit.
+        let Some(rest) = source.strip_prefix("https://github.com/") else {
+            continue;
+        };
+        let parts: Vec<&str> = rest.splitn(5, '/').collect();
+        let [owner, repo, "blob", _, file] = parts[..] else {
+            continue;
+        };
+        let file = format!("{}/{}/{}", owner.to_lowercase(), repo.to_lowercase(), file);
+        let text = std::fs::read_to_string(path.with_extension("rs")).unwrap();
+        let scan = table_lint::scan::scan(&text).unwrap_or_else(|_| panic!("{name}.rs: no scan"));
+        let tables: BTreeSet<String> = scan
+            .entities
+            .iter()
+            .filter_map(|e| e.table.as_deref().map(str::to_lowercase))
+            .collect();
+        for table in tables {
+            if let Some(other) = seen.insert((file.clone(), table.clone()), name.clone()) {
+                panic!("{name} and {other} both hold table `{table}` of {file}");
+            }
+        }
+    }
+}
