@@ -566,13 +566,18 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
     // A filter built in steps (`f.push_str(" and …")`) is judged as it reaches the query, every
     // step taken, when that text parses (as first bound otherwise).
     for f in &mut scan.filters {
-        if let Some((built, open)) = f.built.take()
-            && Filter::parse(&built).is_ok()
-        {
-            f.text = built;
-            f.templated = true;
-            f.open_placeholders = open;
-        } else if let Some(joined) = f.joined.take()
+        if let Some((built, open)) = f.built.take() {
+            let parses = Filter::parse(&built).is_ok();
+            // Made of pieces, the text is only ever the whole; one that does not parse may be
+            // the pieces' order (a separator pushed before each), so it is open.
+            if parses || f.pieces {
+                f.text = built;
+                f.templated = true;
+                f.open_placeholders = open || !parses;
+                continue;
+            }
+        }
+        if let Some(joined) = f.joined.take()
             && Filter::parse(&joined).is_ok()
         {
             f.text = joined;
