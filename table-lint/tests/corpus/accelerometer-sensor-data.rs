@@ -22,12 +22,9 @@ struct AxisArrays {
     device_id: String,
     /// `System.currentTimeMillis()` when the block was built.
     created_millis: i64,
-    /// 6,400 big-endian floats.
-    #[table(max_len = 25_600)]
+    /// 6,400 big-endian floats (25,600 bytes); y and z the same.
     x: Vec<u8>,
-    #[table(max_len = 25_600)]
     y: Vec<u8>,
-    #[table(max_len = 25_600)]
     z: Vec<u8>,
     timestamp: OffsetDateTime,
 }
@@ -38,8 +35,7 @@ struct AxisArrays {
 struct InterleavedArray {
     device_id: String,
     created_millis: i64,
-    /// 3,200 rows of three floats.
-    #[table(max_len = 38_400)]
+    /// 3,200 rows of three floats (38,400 bytes).
     xyz: Vec<u8>,
     /// Rows in `xyz` (ACC_DATA_SIZE).
     size: i32,
