@@ -29,7 +29,7 @@ struct AzureLogTableEntity {
     #[table(max = 9999)]
     year: u16,
     /// `utcNow.Month`, only in the key.
-    #[table(min = 1, max = 12)]
+    #[table(max = 12)]
     month: u8,
     /// `DateTime.UtcNow` at the moment the entity is built, only in the key.
     logged_at: OffsetDateTime,
