@@ -21,16 +21,13 @@ use time::OffsetDateTime;
 #[derive(TableEntity)]
 #[table(
     name = "MyApplicationLogs",
-    partition_key = "{year:04}{month:02}",
-    row_key = "{logged_at:inverted_ticks}{random_digits:03}"
+    partition_key = "{year_month:06}",
+    row_key = "{logged_at:inverted_ticks}_{random_digits:03}"
 )]
 struct AzureLogTableEntity {
-    /// `utcNow.Year`, only in the key.
-    #[table(max = 9999)]
-    year: u16,
-    /// `utcNow.Month`, only in the key.
-    #[table(max = 12)]
-    month: u8,
+    /// `utcNow.ToString("yyyyMM")`: year times 100 plus month, only in the key.
+    #[table(max = 999_912)]
+    year_month: u32,
     /// `DateTime.UtcNow` at the moment the entity is built, only in the key.
     logged_at: OffsetDateTime,
     /// `Random.Next(0, 1000)` of a per-thread Random, written `000`.
