@@ -21,8 +21,9 @@ argument of `Query::filter`, `Filter::parse` or an SDK's `.filter(…)`, a `form
 them (its placeholders stand for values of the type their place asks for), or a name bound to
 either. A name is read as its binding in scope holds it when the query runs: with what
 `push_str`, `+=`, `write!` or a `format!` that names it (`f = format!("{f} and …")`) added on
-the way, every one of them taken. A placeholder outside quotes filled from terms joined with
-`or` or `and`
+the way, every one of them taken; so is a filter made of pieces, an empty `String` added to or a
+list of strings pushed to and joined (`parts.join(" and ")`). A placeholder outside quotes
+filled from terms joined with `or` or `and`
 (`ids.iter().map(|id| format!("RowKey eq '{id}'")).collect::<Vec<_>>().join(" or ")`) stands for
 two such terms joined so. Text that merely mentions `PartitionKey eq` (usage, log messages) is
 not read.

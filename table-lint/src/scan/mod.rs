@@ -440,8 +440,9 @@ struct Visitor<'s> {
     /// Every binding of each name (`let f = …`, `const F: &str = …`), in the order of the file,
     /// so that `Query::filter(&f)` finds the text of the binding it sees.
     strings: FxHashMap<&'s str, Vec<Binding<'s>>>,
-    /// What statements add to a name after it is bound (`f.push_str(…)`, `f += …`,
-    /// `write!(f, …)`, `f = format!("{f} and …")`), in the order of the file.
+    /// The statements that change what a name is bound to (`f.push_str(…)`, `f += …`,
+    /// `write!(f, …)`, `f = format!("{f} and …")`, `parts.push(…)`, `f.clear()`), in the order
+    /// of the file.
     appends: FxHashMap<&'s str, Vec<Append>>,
     /// Names bound to a collection of filter terms made by one `format!` (`let ors: Vec<_> =
     /// keys.iter().map(|k| format!("RowKey eq '{k}'")).collect()`): that literal's token.
