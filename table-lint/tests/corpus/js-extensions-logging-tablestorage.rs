@@ -23,8 +23,8 @@ use uuid::Uuid;
 #[table(name = "Logs", partition_key = "{logged_at:date}", row_key = "{id}")]
 #[table(rename_all = "PascalCase")]
 struct LogTableEntity {
-    /// `DateTime.UtcNow` when the logger was called; only its day is kept, in the key.
-    #[table(skip)]
+    /// `DateTime.UtcNow` when the logger was called; the original keeps only its day, in the
+    /// key.
     logged_at: OffsetDateTime,
     /// `Guid.NewGuid().ToString()`.
     id: Uuid,
