@@ -60,7 +60,7 @@
 //! | `skip` | not stored; `Default` on reads |
 //! | `json` | stored as JSON text with serde |
 //! | `as_string` | stored as its `Display` text, read with `FromStr`: the way to keep a `u64` or `u128` |
-//! | `max_len = 64` | the most UTF-16 code units a string holds: checked on every write and key, and what lets `table-lint` bound key and entity sizes |
+//! | `max_len = 64` | the most UTF-16 code units a string holds (bytes, on a `Vec<u8>`): checked on every write and key, and what lets `table-lint` bound key and entity sizes |
 //! | `max = 999_999` | the largest value an integer holds: checked on every write and key, and what makes a width narrower than the type (`{id:06}` on a `u32`) a sound design |
 //!
 //! # Key templates
@@ -934,17 +934,18 @@ pub mod support {
         false
     }
 
-    /// Checks a `max_len` bound on a string field (in UTF-16 code units, as the service counts).
-    pub fn check_max_len<S: MaybeStr + ?Sized>(
+    /// Checks a `max_len` bound on a string field (in UTF-16 code units, as the service counts)
+    /// or a binary one (in bytes).
+    pub fn check_max_len<S: Measured + ?Sized>(
         name: &str,
         value: &S,
         max: usize,
     ) -> Result<(), ConversionError> {
-        match value.maybe_str().map(crate::key::utf16_len) {
-            Some(len) if len > max => Err(ConversionError::WrongType {
+        match value.measure() {
+            Some((len, unit)) if len > max => Err(ConversionError::WrongType {
                 property: name.to_owned(),
-                expected: format!("at most {max} UTF-16 code units (`max_len`)"),
-                found: format!("{len} units"),
+                expected: format!("at most {max} {unit} (`max_len`)"),
+                found: format!("{len} {unit}"),
             }),
             _ => Ok(()),
         }
@@ -969,27 +970,40 @@ pub mod support {
         Ok(())
     }
 
-    /// A string field, or an optional one.
-    pub trait MaybeStr {
-        /// The text, if there is one.
-        fn maybe_str(&self) -> Option<&str>;
+    /// A field `max_len` bounds: a string or a byte array, or an optional one.
+    pub trait Measured {
+        /// Its length as `max_len` counts it (UTF-16 code units of text, bytes of a byte
+        /// array) and that unit, if there is a value.
+        fn measure(&self) -> Option<(usize, &'static str)>;
     }
 
-    impl MaybeStr for String {
-        fn maybe_str(&self) -> Option<&str> {
-            Some(self)
+    impl Measured for str {
+        fn measure(&self) -> Option<(usize, &'static str)> {
+            Some((crate::key::utf16_len(self), "UTF-16 code units"))
         }
     }
 
-    impl MaybeStr for str {
-        fn maybe_str(&self) -> Option<&str> {
-            Some(self)
+    impl Measured for String {
+        fn measure(&self) -> Option<(usize, &'static str)> {
+            self.as_str().measure()
         }
     }
 
-    impl MaybeStr for Option<String> {
-        fn maybe_str(&self) -> Option<&str> {
-            self.as_deref()
+    impl Measured for [u8] {
+        fn measure(&self) -> Option<(usize, &'static str)> {
+            Some((self.len(), "bytes"))
+        }
+    }
+
+    impl Measured for Vec<u8> {
+        fn measure(&self) -> Option<(usize, &'static str)> {
+            self.as_slice().measure()
+        }
+    }
+
+    impl<T: Measured> Measured for Option<T> {
+        fn measure(&self) -> Option<(usize, &'static str)> {
+            self.as_ref()?.measure()
         }
     }
 

@@ -84,8 +84,9 @@ pub struct FieldAttrs {
     /// `as_string`: stored as its `Display` text, read with `FromStr`.
     #[darling(default)]
     pub as_string: SpannedValue<bool>,
-    /// `max_len = 64`: the most UTF-16 code units a string field holds; enforced when the entity
-    /// is written, and used by the linter to bound key and entity sizes.
+    /// `max_len = 64`: the most UTF-16 code units a string field holds, or bytes a `Vec<u8>`
+    /// holds; enforced when the entity is written, and used by the linter to bound key and
+    /// entity sizes.
     #[darling(default)]
     pub max_len: Option<SpannedValue<usize>>,
     /// `max = 999_999`: the largest value an integer field holds; enforced when a key or the

@@ -67,7 +67,7 @@ impl ProblemKind {
                 "give each field a property name of its own with `#[table(rename = \"…\")]`"
             }
             ProblemKind::FieldAttribute => {
-                "keep only the field attributes its type takes (`max_len` on strings, `max` on integers, one of `json` and `as_string`)"
+                "keep only the field attributes its type takes (`max_len` on strings and `Vec<u8>`, `max` on integers, one of `json` and `as_string`)"
             }
             ProblemKind::LossyFieldType => {
                 "store the field as text with `#[table(as_string)]` (or as `json`); bound a `u64` with `#[table(max = N)]` (N at most 2^63 - 1) to store it as an Int64; or give it a type a property holds: `i64` takes integers up to 2^63 - 1"
@@ -247,11 +247,17 @@ ProblemKind::ReservedProperty,
                 .with_span(&field.property_span),
             );
         }
-        if field.max_len.is_some() && !matches!(field.kind, TypeKind::String | TypeKind::Option(_))
-        {
+        let measured = match &field.kind {
+            TypeKind::Option(inner) => inner.as_ref(),
+            kind => kind,
+        };
+        if field.max_len.is_some() && !matches!(measured, TypeKind::String | TypeKind::Bytes) {
             errors.push(
                 ProblemKind::FieldAttribute,
-                darling::Error::custom("`max_len` bounds a string field").with_span(&field.ident),
+                darling::Error::custom(
+                    "`max_len` bounds a string field (in UTF-16 units) or a `Vec<u8>` (in bytes)",
+                )
+                .with_span(&field.ident),
             );
         }
         let integer = match &field.kind {

@@ -51,14 +51,15 @@ pub static RULE: Rule = Rule {
 - A design whose largest entity is over 1 MiB by the service's size formula:
   4 bytes, plus 2 per UTF-16 unit of PartitionKey and RowKey (their longest values, as TK009
   counts them), plus for each property 8 bytes, 2 per character of its name, and its value:
-  a `String` (also `json` and `as_string` fields) 4 + 2 per unit of its `max_len`, `Int32`
-  (`i8` to `i32`, `u8`, `u16`) 4, `Int64` (`i64`, `u32`), `Double` and `DateTime` 8, `Guid` 16,
-  `Boolean` 1. A `Vec<u8>`, a string without `max_len`, and a type the linter can't measure have
-  no bound and count their smallest size: the rule then reports only when the bounded
-  properties alone are over the limit.
+  a `String` (also `json` and `as_string` fields) 4 + 2 per unit of its `max_len`, a `Vec<u8>`
+  4 + its `max_len` in bytes, `Int32` (`i8` to `i32`, `u8`, `u16`) 4, `Int64` (`i64`, `u32`),
+  `Double` and `DateTime` 8, `Guid` 16, `Boolean` 1. A string or a `Vec<u8>` without `max_len`,
+  and a type the linter can't measure, have no bound and count their smallest size: the rule
+  then reports only when the bounded properties alone are over the limit.
 - A text property (a `String`, or a `json` or `as_string` field) whose `max_len` is over the
   32,768 UTF-16 units (64 KiB) one string property may hold; at exactly 32,768, a note (the
-  service is reported to refuse that length, and the runtime's store does by default).
+  service is reported to refuse that length, and the runtime's store does by default). A
+  `Vec<u8>` whose `max_len` is over the 65,536 bytes (64 KiB) one binary property may hold.
 - As a note, a property with no bound whose name says it holds a whole document, file or
   payload (its last word is one such as `body`, `content`, `payload`, `file`, `binary`,
   `blob`, `json`, `base64`, `document`, `attachment`, `image`; `lock_file` is one, `file_name`
@@ -115,7 +116,7 @@ fn value_size(field: &Field, kind: &TypeKind) -> Result<usize, usize> {
         TypeKind::Float | TypeKind::Time => Ok(8),
         TypeKind::Bool => Ok(1),
         TypeKind::Uuid => Ok(16),
-        TypeKind::Bytes => Err(4),
+        TypeKind::Bytes => field.max_len.map(|m| 4 + m).ok_or(4),
         TypeKind::Option(inner) => value_size(field, inner),
         TypeKind::Other => Err(0),
     }
@@ -244,11 +245,23 @@ fn property_limit(field: &Field, store: bool, out: &mut Vec<Finding>) {
     };
     let text = field.json || field.as_string || matches!(kind, TypeKind::String);
     let binary = !text && matches!(kind, TypeKind::Bytes);
-    let strict = table_runtime::limits::Limits::default().max_string_utf16;
+    let limits = table_runtime::limits::Limits::default();
+    let (strict, max_binary) = (limits.max_string_utf16, limits.max_binary_bytes);
     if !text && !binary {
         return;
     }
     match field.max_len {
+        Some(max) if binary && max > max_binary => out.push(Finding::new(
+            field.ident.span(),
+            format!(
+                "`{}` may hold {max} bytes (`max_len = {max}`), over the {max_binary} (64 KiB) one binary property holds: the service refuses a longer value",
+                field.ident
+            ),
+            format!(
+                "keep `{}` in Blob storage with its address in the entity (the large entities pattern, `table_runtime::blob::LargeTable`), or split it over properties of at most {max_binary} bytes each",
+                field.ident
+            ),
+        )),
         Some(max) if text && max > MAX_STRING_UNITS => out.push(Finding::new(
             field.ident.span(),
             format!(
@@ -303,11 +316,7 @@ fn property_limit(field: &Field, store: bool, out: &mut Vec<Finding>) {
                     format!(
                         "keep `{}` in Blob storage and store its address (the large entities pattern: `table_runtime::blob::LargeTable` moves a value over the limit to a blob and back){}",
                         field.ident,
-                        if text {
-                            ", or declare its longest value with `#[table(max_len = N)]` if it stays small"
-                        } else {
-                            ""
-                        }
+                        ", or declare its longest value with `#[table(max_len = N)]` if it stays small"
                     ),
                 )
                 .as_note(),
@@ -379,6 +388,47 @@ mod tests {
             ..Default::default()
         };
         assert!(findings_in(&d, &kept).is_empty());
+    }
+
+    /// A `Vec<u8>` bounded by `max_len` (in bytes) is measured: over the 64 KiB of one binary
+    /// property, an error; at it or under, nothing; and its bound counts towards the entity's
+    /// size (4 + the bytes).
+    #[test]
+    fn a_bounded_binary_property_is_measured() {
+        let d = design(
+            r#"#[table(name = "SensorData", partition_key = "{device}", row_key = "{block}")]
+            struct Block { #[table(max_len = 36)] device: String, #[table(max_len = 19)] block: String,
+                #[table(max_len = 65536)] x_axis: Vec<u8>, #[table(max_len = 70000)] y_axis: Option<Vec<u8>>,
+                #[table(max_len = 25600)] samples: Vec<u8> }"#,
+        );
+        let found: Vec<(String, bool)> = findings(&d)
+            .into_iter()
+            .map(|f| (f.message.split('`').nth(1).unwrap_or("").to_owned(), f.note))
+            .collect();
+        assert_eq!(found, [("y_axis".to_owned(), false)]);
+        let sizes: Vec<(String, Result<usize, usize>)> = properties(&d);
+        assert!(
+            sizes.contains(&("samples".to_owned(), Ok(4 + 25_600))),
+            "{sizes:?}"
+        );
+        // Sixteen such arrays go over the 1 MiB of an entity.
+        let fields: String = (0..16)
+            .map(|i| format!("#[table(max_len = 65536)] part{i}: Vec<u8>, "))
+            .collect();
+        let wide = design(&format!(
+            r#"#[table(name = "Files", partition_key = "{{p}}", row_key = "r")]
+            struct File {{ #[table(max_len = 10)] p: String, {fields} }}"#
+        ));
+        assert!(
+            findings(&wide)
+                .iter()
+                .any(|f| f.message.contains("MiB") && !f.note),
+            "{:?}",
+            findings(&wide)
+                .iter()
+                .map(|f| &f.message)
+                .collect::<Vec<_>>()
+        );
     }
 
     /// The value of a cache, a session store or a key-value store is whatever the application
