@@ -141,7 +141,7 @@ const FEW_VALUED_WORDS: &[&str] = &[
 
 /// The few-valued word a field's name ends with, past a trailing `id`, `name`, `code` or `key`
 /// (`channel_id`, `scheme_code`): `None` when the name does not say it.
-fn few_valued_by_name(field: &str) -> Option<&'static str> {
+pub(crate) fn few_valued_by_name(field: &str) -> Option<&'static str> {
     let mut words = super::name_words(field);
     while words.len() > 1
         && matches!(

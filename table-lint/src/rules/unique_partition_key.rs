@@ -126,17 +126,24 @@ fn check(
                 .iter()
                 .any(|s| &s.field == *f && s.kind == TypeKind::Uuid)
         });
+        // A field to group by, never one whose name says it takes a few values (a status, a
+        // kind): that would trade one entity per partition for a hot partition.
         let group = design
             .fields
             .iter()
-            .find(|f| !pk_fields.contains(&f.field) && f.kind == TypeKind::String)
+            .find(|f| {
+                !pk_fields.contains(&f.field)
+                    && f.kind == TypeKind::String
+                    && super::low_cardinality_partition_key::few_valued_by_name(&f.field).is_none()
+            })
             .map(|f| format!("`{}`", f.field));
+        let otherwise = "if each entity is only ever read alone by its keys, one per partition is what scales best: allow TK002 with that reason (or because the row shares its partition with other types on purpose)";
         let help = match (guid, group) {
             (Some(g), Some(by)) => format!(
-                "if entities are read together by {by}, lead the PartitionKey with it and move `{g}` into the RowKey; if the row shares its partition with other types on purpose, allow TK002 with a reason"
+                "if entities are read together by {by}, lead the PartitionKey with it and move `{g}` into the RowKey; {otherwise}"
             ),
             _ => format!(
-                "put a field that varies within the partition in the RowKey and group the partitions by something coarser than `{}`; if the row shares its partition with other types on purpose, allow TK002 with a reason",
+                "put a field that varies within the partition in the RowKey and group the partitions by something coarser than `{}`; {otherwise}",
                 pk_fields.join("`, `")
             ),
         };
@@ -232,6 +239,26 @@ mod tests {
             "#,
         );
         assert!(owner.is_empty(), "{owner:?}");
+    }
+
+    /// The help never suggests grouping by a field whose name says it takes a few values (a
+    /// status), which would make a hot partition; and it says that point reads alone are a
+    /// good reason to keep one entity per partition.
+    #[test]
+    fn the_help_groups_by_no_few_valued_field() {
+        let found = super::super::findings_of(
+            "TK002",
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "IngestionStatus", partition_key = "{source_id}", row_key = "00000000-0000-0000-0000-000000000000")]
+            struct Status { source_id: uuid::Uuid, status: String, table: String }
+            "#,
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        let help = found[0].help.as_deref().unwrap_or_default();
+        assert!(help.contains("read together by `table`"), "{help}");
+        assert!(!help.contains("`status`"), "{help}");
+        assert!(help.contains("only ever read alone by its keys"), "{help}");
     }
 
     /// A field the PartitionKey holds as a bucket still varies in the RowKey at a finer grain.
