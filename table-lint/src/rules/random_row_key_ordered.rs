@@ -247,13 +247,13 @@ fn log_in_guid_order(
         return false;
     };
     let order = newest_first(design)
-        .unwrap_or_else(|| "an instant, as `inverted_ticks` for the newest first,".to_owned());
+        .unwrap_or_else(|| "an instant, written `inverted_ticks` for the newest first".to_owned());
     let (start, end) = keys::part_position(&design.row_key, at);
     out.push(Finding::at(
         start,
         end,
         format!(
-            "RowKey `{}` is the GUID `{field}`, and {why}: a log is read in time order (the latest lines, a window of time), but these rows sort by a random GUID, so every such read is a whole partition sorted in the client",
+            "RowKey `{}` is the GUID `{field}`, and {why}: a log is read in time order (the latest lines, a window of time), but these rows sort by a random GUID: any read in time order takes the whole partition, sorted in the client",
             design.row_key.template.text
         ),
         format!(
