@@ -250,30 +250,32 @@ fn property_limit(field: &Field, store: bool, out: &mut Vec<Finding>) {
     if !text && !binary {
         return;
     }
+    // Over what one property holds: the limit in the field's unit, and the part size to split
+    // it into.
+    let over = match field.max_len {
+        Some(max) if binary && max > max_binary => {
+            Some((max, "bytes", max_binary, "binary", max_binary))
+        }
+        Some(max) if text && max > MAX_STRING_UNITS => {
+            Some((max, "UTF-16 units", MAX_STRING_UNITS, "string", strict))
+        }
+        _ => None,
+    };
+    if let Some((max, unit, limit, what, part)) = over {
+        out.push(Finding::new(
+            field.ident.span(),
+            format!(
+                "`{}` may hold {max} {unit} (`max_len = {max}`), over the {limit} (64 KiB) one {what} property holds: the service refuses a longer value",
+                field.ident
+            ),
+            format!(
+                "keep `{}` in Blob storage with its address in the entity (the large entities pattern, `table_runtime::blob::LargeTable`), or split it over properties of at most {part} {unit} each",
+                field.ident
+            ),
+        ));
+        return;
+    }
     match field.max_len {
-        Some(max) if binary && max > max_binary => out.push(Finding::new(
-            field.ident.span(),
-            format!(
-                "`{}` may hold {max} bytes (`max_len = {max}`), over the {max_binary} (64 KiB) one binary property holds: the service refuses a longer value",
-                field.ident
-            ),
-            format!(
-                "keep `{}` in Blob storage with its address in the entity (the large entities pattern, `table_runtime::blob::LargeTable`), or split it over properties of at most {max_binary} bytes each",
-                field.ident
-            ),
-        )),
-        Some(max) if text && max > MAX_STRING_UNITS => out.push(Finding::new(
-            field.ident.span(),
-            format!(
-                "`{}` may hold {max} UTF-16 units (`max_len = {max}`), over the {MAX_STRING_UNITS} (64 KiB) one string property holds: the service refuses a longer value",
-                field.ident
-            ),
-            format!(
-                "keep `{}` in Blob storage with its address in the entity (the large entities pattern, `table_runtime::blob::LargeTable`), or split it over properties of at most {} units each",
-                field.ident,
-                strict
-            ),
-        )),
         // On the documented line: the service is reported to refuse exactly 64 KiB, and the
         // runtime's store does by default (`Limits::max_string_utf16`).
         Some(max) if text && max > strict => {
@@ -298,7 +300,11 @@ fn property_limit(field: &Field, store: bool, out: &mut Vec<Finding>) {
             let why = if names_a_document(&ident) || names_a_document(&field.property) {
                 format!(
                     "its name says it holds a whole {}",
-                    if binary { "file or payload" } else { "document or payload" }
+                    if binary {
+                        "file or payload"
+                    } else {
+                        "document or payload"
+                    }
                 )
             } else if store && (names_a_value(&ident) || names_a_value(&field.property)) {
                 "it is the value of a cache or key-value store, which holds whatever the application hands it".to_owned()
