@@ -656,6 +656,11 @@ struct Joined {
     word: &'static str,
 }
 
+/// How many bindings deep [`Visitor::text_at`] follows a string rebuilt from itself (`let f =
+/// format!("{f} and …")` after `let f = …`): more than any real code has, few enough that a
+/// file of nothing else can't exhaust the stack.
+const MAX_REBUILDS: usize = 64;
+
 /// One binding of a name: the tokens that see it (from the `let`, or for a `const` or `static`,
 /// which is seen before it is declared, from the start of its block; up to the end of the
 /// block), and what it binds. A binding of anything else hides the bindings before it.
@@ -1358,14 +1363,32 @@ impl<'s> Visitor<'s> {
     /// list joined), then changed by the statements between the binding and `at`. `None` for a
     /// binding of no string, and for an empty string nothing was added to.
     fn text_at(&self, name: &str, binding: Binding<'s>, at: usize) -> Option<Built> {
+        self.text_at_depth(name, binding, at, 0)
+    }
+
+    /// [`Visitor::text_at`], `depth` bindings deep in rebuilds of the string from itself: past
+    /// [`MAX_REBUILDS`], the binding before is not looked at (its text is unknown).
+    fn text_at_depth(
+        &self,
+        name: &str,
+        binding: Binding<'s>,
+        at: usize,
+        depth: usize,
+    ) -> Option<Built> {
         let mut built = match binding.value {
             Bound::Literal(lit, true) => {
-                let before = self
-                    .binding_at(name, binding.from)
-                    .and_then(|b| self.text_at(name, b, binding.from));
-                let current = before.as_ref().map(|b| b.text.as_str());
-                let filled = self.fill_naming(lit, true, name, current)?;
-                let open_before = before.is_some_and(|b| b.open) && filled.named;
+                let mut filled = self.fill_naming(lit, true, name, None)?;
+                let mut open_before = false;
+                // `let f = format!("{f} and …")`: the text the binding before holds here.
+                if filled.named
+                    && depth < MAX_REBUILDS
+                    && let Some(before) = self
+                        .binding_at(name, binding.from)
+                        .and_then(|b| self.text_at_depth(name, b, binding.from, depth + 1))
+                {
+                    filled = self.fill_naming(lit, true, name, Some(&before.text))?;
+                    open_before = before.open;
+                }
                 Built {
                     text: filled.text,
                     open: filled.open || open_before,
@@ -2375,6 +2398,34 @@ mod tests {
         assert_eq!(
             (found[0].text.as_str(), &found[0].built),
             (pk.as_str(), &None)
+        );
+    }
+
+    /// A string rebuilt from itself more times than any real code does is followed only so far:
+    /// its text is then unknown (open), and the scan neither overflows the stack nor slows down.
+    #[test]
+    fn a_string_rebuilt_from_itself_endlessly_is_open() {
+        let mut body = String::from(r#"let f = format!("PartitionKey eq 'x'"); "#);
+        for _ in 0..20_000 {
+            body.push_str(r#"let f = format!("{f} and A eq 1"); "#);
+        }
+        body.push_str("Query::filter(&f);");
+        let found = filters(&format!("fn f() {{ {body} }}"));
+        assert_eq!(found.len(), 1);
+        assert!(found[0].open_placeholders);
+        let (text, open) = found[0].built.clone().unwrap();
+        assert!(open, "{text}");
+        assert!(text.ends_with("and A eq 1"), "{text}");
+        // A few rebuilds are followed all the way.
+        let found = filters(
+            r#"fn f() { let f = format!("PartitionKey eq 'x'"); let f = format!("{f} and A eq 1"); let f = format!("{f} and B eq 2"); Query::filter(&f); }"#,
+        );
+        assert_eq!(
+            found[0].built,
+            Some((
+                "PartitionKey eq 'x' and A eq 1 and B eq 2".to_owned(),
+                false
+            ))
         );
     }
 
