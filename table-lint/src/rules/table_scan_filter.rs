@@ -40,7 +40,9 @@ A `Query::all()` in test code (an integration test, a bench, or a `#[cfg(test)]`
 note: tests often read a whole table to check what it holds. So is a read of a table whose
 designs (as the code shows them, the table queried named) write every row, index copies
 included, under one and the same constant PartitionKey (`partition_key = "Duty"`): it reads that
-one partition, as a partition scan would, and TK001 reports the single partition. So is a read of
+one partition, as a partition scan would, and TK001 reports the single partition; and so is a
+read on a table the code does not show, in a program whose every design writes all its rows
+under one constant PartitionKey, whichever table it is. So is a read of
 a table whose designs all declare how many rows they hold (`#[table(load(rows = 300))]`) when
 together they fit in one page of an answer (1,000 entities): the scan is that one request.
 
@@ -118,6 +120,27 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
             .iter()
             .all(|d| super::hash_bucket_lookup::bucket_field(d).is_some())
     {
+        return;
+    }
+    // The code shows no table, and every table of the program keeps its rows under one
+    // constant PartitionKey: whichever it reads, it reads one partition.
+    if single_partition_tables(ctx) {
+        let what = if ctx.site.all {
+            "`Query::all()`".to_owned()
+        } else {
+            format!("`{}` has no `PartitionKey eq` and", ctx.filter.text)
+        };
+        out.push(
+            Finding::at(
+                ctx.site.start,
+                ctx.site.end,
+                format!(
+                    "{what} runs on a table the code does not show, in a program whose every table keeps its rows under one constant PartitionKey: whichever it reads, it reads that one partition, no more than a partition scan reads"
+                ),
+                "read through the table's design (`Table<_, T>`, `T::TABLE`) so that the query is tied to it; TK001 reports each single partition",
+            )
+            .as_note(),
+        );
         return;
     }
     // Every row of the table is written under one PartitionKey: the read is that partition's
@@ -252,6 +275,25 @@ fn whole_key_space(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
     ));
 }
 
+/// Whether the query names no table (no design, no table of one) while every design its
+/// program can meet writes all its rows, index copies included, under one constant
+/// PartitionKey: each of those tables is one partition.
+fn single_partition_tables(ctx: &FilterContext<'_>) -> bool {
+    ctx.tables.is_empty()
+        && !ctx
+            .site
+            .tables
+            .iter()
+            .any(|h| matches!(h, crate::scan::TableHint::Design(_)))
+        && !ctx.program.is_empty()
+        && ctx.program.iter().all(|d| {
+            d.rows.len() == 1 + d.indexes.len()
+                && d.rows
+                    .iter()
+                    .all(|(_, partition, _)| partition.constant().is_some())
+        })
+}
+
 #[cfg(test)]
 mod tests {
     fn tk101(filter: &str) -> Vec<String> {
@@ -260,6 +302,50 @@ mod tests {
             .into_iter()
             .map(|d| d.message)
             .collect()
+    }
+
+    /// A read that shows no table, in a program whose every table is one constant partition
+    /// (a table per type, each under a literal PartitionKey), reads one partition whichever
+    /// table it is: a note. One table with partitions of its own makes it a scan again, and so
+    /// does a struct named that is no design.
+    #[test]
+    fn a_read_of_an_unshown_table_among_single_partition_tables_is_a_note() {
+        let findings = |extra: &str, read: &str| {
+            let text = format!(
+                r#"
+                #[derive(TableEntity)]
+                #[table(name = "Module", partition_key = "Module", row_key = "{{id}}")]
+                struct Module {{ id: String, name: String }}
+                #[derive(TableEntity)]
+                #[table(name = "Topic", partition_key = "TopicEntity", row_key = "{{id}}")]
+                struct Topic {{ id: String, module_id: String }}
+                {extra}
+                fn list() -> Query {{ {read} }}
+                "#
+            );
+            super::super::findings_of("TK101", &text)
+                .into_iter()
+                .map(|d| (d.severity, d.message))
+                .collect::<Vec<_>>()
+        };
+        use crate::diagnostic::Severity;
+        for read in [
+            "Query::all()",
+            r#"Query::filter("ModuleId eq 'm1'").unwrap()"#,
+        ] {
+            let alone = findings("", read);
+            assert_eq!(alone.len(), 1, "{alone:?}");
+            assert_eq!(alone[0].0, Severity::Note, "{alone:?}");
+            assert!(alone[0].1.contains("whichever it reads"), "{alone:?}");
+            let spread = findings(
+                r#"#[derive(TableEntity)]
+                #[table(name = "Exercise", partition_key = "{topic_id}", row_key = "{id}")]
+                struct Exercise { topic_id: String, id: String }"#,
+                read,
+            );
+            assert_eq!(spread.len(), 1, "{spread:?}");
+            assert_eq!(spread[0].0, Severity::Warning, "{spread:?}");
+        }
     }
 
     /// A table whose rows are all written under one constant PartitionKey is read one partition
