@@ -21,8 +21,8 @@ use uuid::Uuid;
 #[table(name = "Module", partition_key = "Module", row_key = "{row_id}")]
 #[table(rename_all = "PascalCase")]
 struct Module {
-    /// `Guid.NewGuid().ToString()` when created; the id the API addresses it by.
-    #[table(rename = "RowKey")]
+    /// `Guid.NewGuid().ToString()` when created; the id the API addresses it by. The original
+    /// keeps it only in the RowKey.
     row_id: Uuid,
     name: String,
     order: i32,
@@ -33,8 +33,7 @@ struct Module {
 #[table(name = "Topic", partition_key = "TopicEntity", row_key = "{row_id}")]
 #[table(rename_all = "PascalCase")]
 struct Topic {
-    /// `Guid.NewGuid().ToString()` in the constructor.
-    #[table(rename = "RowKey")]
+    /// `Guid.NewGuid().ToString()` in the constructor; the original keeps it only in the RowKey.
     row_id: Uuid,
     name: String,
     module_id: Uuid,
