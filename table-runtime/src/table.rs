@@ -176,6 +176,18 @@ impl<'b, B: Backend, T: TableEntity> Table<'b, B, T> {
         Self::written(self.commit_one(|tx| tx.upsert(value)).await?)
     }
 
+    /// Inserts a value, or merges it into the stored entity when there is one (the service's
+    /// InsertOrMerge): properties the value does not write (`None`s, a projection's other
+    /// fields) stay as stored. Index copies are computed from the merged result, as
+    /// [`Table::merge`] computes them.
+    pub async fn upsert_merge(&self, value: &T) -> Result<ETag, StoreError> {
+        if !self.has_copies(value)? {
+            let op = BatchOperation::UpsertMerge(value.to_entity()?);
+            return Ok(self.backend.write(&self.name, op).await?.etag);
+        }
+        Self::written(self.commit_one(|tx| tx.upsert_merge(value)).await?)
+    }
+
     /// Replaces an existing value (with `if_match`), keeping its index copies current: a copy
     /// whose keys changed is removed in the same transaction. With [`IfMatch::Any`], a
     /// concurrent change between the read of the stored copies and the write is retried.

@@ -86,6 +86,8 @@ use crate::typed::{ConversionError, IndexCopy, TableEntity};
 enum Action {
     Insert,
     Upsert,
+    /// Insert or merge: the service's InsertOrMerge.
+    UpsertMerge,
     Replace(IfMatch),
     Merge(IfMatch),
     Delete(IfMatch),
@@ -96,6 +98,7 @@ impl Action {
         match self {
             Action::Insert => "insert",
             Action::Upsert => "upsert",
+            Action::UpsertMerge => "upsert-merge",
             Action::Replace(_) => "replace",
             Action::Merge(_) => "merge",
             Action::Delete(_) => "delete",
@@ -287,6 +290,13 @@ impl<'q> Transaction<'q> {
     /// Writes a value whether or not it exists, with its copies.
     pub fn upsert<T: TableEntity>(&mut self, value: &T) -> Result<&mut Self, StoreError> {
         self.add(value, Action::Upsert)
+    }
+
+    /// Inserts a value, or merges its properties into the stored entity when there is one
+    /// (the service's InsertOrMerge): properties the value does not write are kept. Its copies
+    /// are written from the merged result.
+    pub fn upsert_merge<T: TableEntity>(&mut self, value: &T) -> Result<&mut Self, StoreError> {
+        self.add(value, Action::UpsertMerge)
     }
 
     /// Replaces an existing value if it matches `if_match`, with its copies.
@@ -573,6 +583,33 @@ impl<'q> Transaction<'q> {
                         BatchOperation::Replace(entity, c),
                     );
                 }
+                (Action::UpsertMerge, _) if !slot.reads_first() => push(
+                    &mut plan,
+                    position,
+                    Role::Value,
+                    false,
+                    BatchOperation::UpsertMerge(entity),
+                ),
+                (Action::UpsertMerge, None) => push(
+                    &mut plan,
+                    position,
+                    Role::Value,
+                    true,
+                    BatchOperation::Insert(entity),
+                ),
+                (Action::UpsertMerge, Some(s)) => {
+                    if let Ok(all) = (slot.copies_of)(&merged_with(s, &entity)) {
+                        copies = same_partition(all);
+                    }
+                    let c = s.etag.clone().map_or(IfMatch::Any, IfMatch::ETag);
+                    push(
+                        &mut plan,
+                        position,
+                        Role::Value,
+                        true,
+                        BatchOperation::Merge(entity, c),
+                    );
+                }
                 (Action::Replace(given), _) => {
                     let (c, ours) = condition(given);
                     push(
@@ -585,18 +622,11 @@ impl<'q> Transaction<'q> {
                 }
                 (Action::Merge(given), _) => {
                     let (c, ours) = condition(given);
-                    if let Some(s) = stored {
-                        // The copies of what the entity will be once merged.
-                        let mut merged = s.clone();
-                        merged.properties.extend(
-                            entity
-                                .properties
-                                .iter()
-                                .map(|(k, v)| (k.clone(), v.clone())),
-                        );
-                        if let Ok(all) = (slot.copies_of)(&merged) {
-                            copies = same_partition(all);
-                        }
+                    // The copies of what the entity will be once merged.
+                    if let Some(s) = stored
+                        && let Ok(all) = (slot.copies_of)(&merged_with(s, &entity))
+                    {
+                        copies = same_partition(all);
                     }
                     push(
                         &mut plan,
@@ -742,6 +772,19 @@ fn same_partition(copies: Vec<IndexCopy>) -> Vec<Entity> {
         .collect()
 }
 
+/// What a stored entity becomes once `entity` is merged into it: its properties, with the
+/// merged ones written over them.
+fn merged_with(stored: &Entity, entity: &Entity) -> Entity {
+    let mut merged = stored.clone();
+    merged.properties.extend(
+        entity
+            .properties
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone())),
+    );
+    merged
+}
+
 /// The stored version of a value, for types whose copies depend on it.
 async fn read_stored<B: Backend>(
     backend: &B,
@@ -762,7 +805,10 @@ async fn read_stored<B: Backend>(
         .await
     {
         Ok(e) => Ok(Some(e)),
-        Err(e) if e.code == ErrorCode::ResourceNotFound && slot.action == Action::Upsert => {
+        Err(e)
+            if e.code == ErrorCode::ResourceNotFound
+                && matches!(slot.action, Action::Upsert | Action::UpsertMerge) =>
+        {
             Ok(None)
         }
         Err(mut e) => {

@@ -301,6 +301,43 @@ fn a_failing_index_copy_is_reported_against_its_value() {
     assert_eq!(snapshot(&store), before);
 }
 
+/// Insert-or-merge with index copies: a value that is not there is inserted with its copy; one
+/// that is keeps what the value does not write (the nickname), and its copy follows the merged
+/// entity, the old one removed, in one transaction.
+#[test]
+fn upsert_merge_inserts_or_merges_and_keeps_the_copies_current() {
+    let store = seeded();
+    let table = Table::<_, Employee>::new(&store);
+    block_on(table.upsert_merge(&employee(3, "c@x.com"))).unwrap();
+    assert!(row_keys(&store).contains(&"email_c@x.com".to_owned()));
+    assert_eq!(
+        block_on(table.get_raw("Sales", "empid_000003"))
+            .unwrap()
+            .unwrap(),
+        employee(3, "c@x.com")
+    );
+
+    block_on(table.replace(
+        &Employee {
+            nickname: Some("Al".into()),
+            ..employee(1, "a@x.com")
+        },
+        IfMatch::Any,
+    ))
+    .unwrap();
+    block_on(table.upsert_merge(&employee(1, "a2@x.com"))).unwrap();
+    let merged = block_on(table.get_raw("Sales", "empid_000001"))
+        .unwrap()
+        .unwrap();
+    assert_eq!(merged.nickname.as_deref(), Some("Al"));
+    assert_eq!(merged.email, "a2@x.com");
+    let keys = row_keys(&store);
+    assert!(keys.contains(&"email_a2@x.com".to_owned()), "{keys:?}");
+    assert!(!keys.contains(&"email_a@x.com".to_owned()), "{keys:?}");
+    let q = Employee::by_email_point_query("Sales", "a2@x.com").unwrap();
+    assert_eq!(block_on(table.query_all(&q)).unwrap(), [merged]);
+}
+
 #[test]
 fn copies_follow_replaced_merged_and_deleted_values() {
     let store = seeded();

@@ -127,6 +127,40 @@ fn merge_keeps_properties_the_value_does_not_write() {
     );
 }
 
+/// Insert-or-merge: a value that is not there is inserted; one that is keeps the properties
+/// the value does not write, where an upsert (insert-or-replace) drops them.
+#[test]
+fn upsert_merge_inserts_or_keeps_properties_the_value_does_not_write() {
+    let store = store_with(1, 10);
+    let table = Table::<_, Reading>::new(&store);
+    let new = Reading {
+        device: "d1".into(),
+        seq: 99,
+        value: 1.5,
+    };
+    block_on(table.upsert_merge(&new)).unwrap();
+    assert_eq!(
+        block_on(table.get_raw("d1", "r_00000099")).unwrap(),
+        Some(new)
+    );
+
+    let mut extra = store.get("Log", "d1", "r_00000000", None).unwrap();
+    extra.properties.insert("Note".into(), "calibrated".into());
+    store.upsert_replace("Log", &extra).unwrap();
+    let changed = Reading {
+        device: "d1".into(),
+        seq: 0,
+        value: 7.5,
+    };
+    block_on(table.upsert_merge(&changed)).unwrap();
+    let stored = store.get("Log", "d1", "r_00000000", None).unwrap();
+    assert_eq!(stored.get("value"), Some(&7.5.into()));
+    assert_eq!(stored.get("Note"), Some(&"calibrated".into()));
+    block_on(table.upsert(&changed)).unwrap();
+    let stored = store.get("Log", "d1", "r_00000000", None).unwrap();
+    assert!(stored.get("Note").is_none());
+}
+
 #[test]
 fn a_heterogeneous_partition_reads_into_the_enum_and_reports_unknown_types() {
     let store = store_with(3, 10);
