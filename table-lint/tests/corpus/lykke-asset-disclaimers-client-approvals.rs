@@ -16,6 +16,7 @@
 
 use table_runtime::{Backend, IfMatch, Query, Table, TableEntity};
 use time::OffsetDateTime;
+use uuid::Uuid;
 
 #[derive(TableEntity)]
 #[table(name = "ClientDisclaimers", partition_key = "{client_id}", row_key = "{disclaimer_id}")]
@@ -26,12 +27,12 @@ use time::OffsetDateTime;
 ))]
 #[table(rename_all = "PascalCase")]
 struct ClientDisclaimer {
-    /// The Lykke client id (a GUID as text).
-    #[table(max_len = 36)]
-    client_id: String,
-    /// The disclaimer id (a GUID as text, made by the Disclaimers repository).
-    #[table(max_len = 36)]
-    disclaimer_id: String,
+    /// The Lykke client id, a GUID the original keeps as text.
+    #[table(as_string)]
+    client_id: Uuid,
+    /// The disclaimer id, a GUID the original keeps as text.
+    #[table(as_string)]
+    disclaimer_id: Uuid,
     approved: bool,
     approved_date: Option<OffsetDateTime>,
 }
