@@ -123,6 +123,25 @@ pub enum Language {
 }
 
 impl Language {
+    /// Whether a string of the language may start with `c`: `false` only where the language
+    /// fixes its first character (a literal, digits, a GUID's lowercase hex).
+    fn may_start_with(&self, c: char) -> bool {
+        match self {
+            Language::Literal(text) => text.chars().next().is_none_or(|first| first == c),
+            Language::Decimal { .. }
+            | Language::Ticks
+            | Language::InvertedTicks
+            | Language::IsoInstant
+            | Language::DateBucket
+            | Language::HourBucket => c.is_ascii_digit(),
+            Language::Unpadded { min_negative, .. } => {
+                c.is_ascii_digit() || (*min_negative > 0 && c == '-')
+            }
+            Language::Guid => c.is_ascii_digit() || ('a'..='f').contains(&c),
+            Language::Verbatim { .. } | Language::Escaped { .. } | Language::Opaque => true,
+        }
+    }
+
     /// The length in bytes of every string of the language, when it is fixed.
     pub fn fixed_width(&self) -> Option<usize> {
         match self {
@@ -762,6 +781,59 @@ impl KeySpace {
         from_below && to_above
     }
 
+    /// Whether some key of the space may start with `prefix`: `false` only when no key can,
+    /// as far as the literals and the first character of the value where `prefix` ends say.
+    pub fn may_start_with(&self, prefix: &str) -> bool {
+        let mut rest = prefix;
+        for segment in &self.segments {
+            if rest.is_empty() {
+                return true;
+            }
+            match &segment.language {
+                Language::Literal(text) => {
+                    if text.starts_with(rest) {
+                        return true;
+                    }
+                    match rest.strip_prefix(text.as_str()) {
+                        Some(after) => rest = after,
+                        None => return false,
+                    }
+                }
+                language => {
+                    return rest
+                        .chars()
+                        .next()
+                        .is_none_or(|c| language.may_start_with(c));
+                }
+            }
+        }
+        rest.is_empty()
+    }
+
+    /// Whether the key range from `lower` to `upper` holds no key of the space, for sure: a
+    /// range bounded on both sides holds only keys that start with what its bounds share, and
+    /// no key of the space starts with that (`RowKey ge 'Index_' and RowKey lt 'Index`'` over
+    /// GUID RowKeys).
+    pub fn range_misses_every_key(
+        &self,
+        lower: std::ops::Bound<&str>,
+        upper: std::ops::Bound<&str>,
+    ) -> bool {
+        use std::ops::Bound;
+        let (Bound::Included(lo) | Bound::Excluded(lo), Bound::Included(hi) | Bound::Excluded(hi)) =
+            (lower, upper)
+        else {
+            return false;
+        };
+        let shared: String = lo
+            .chars()
+            .zip(hi.chars())
+            .take_while(|(a, b)| a == b)
+            .map(|(a, _)| a)
+            .collect();
+        !shared.is_empty() && !self.may_start_with(&shared)
+    }
+
     /// Whether the keys come in random order: their leading value is a GUID, whose text
     /// carries no order, so neither do the keys nor anything written after it.
     pub fn randomly_ordered(&self) -> bool {
@@ -914,6 +986,37 @@ pub(crate) mod tests {
         // Without a literal prefix, or with nothing but one, the answer is never yes.
         assert!(!space(&d, "{name}").range_holds_every_key(Unbounded, Excluded("~")));
         assert!(!space(&d, "all").range_holds_every_key(Included("a"), Excluded("b")));
+    }
+
+    /// A range holds no key of a space when what its bounds share is a start no key has: a
+    /// literal that differs, a letter where digits or a GUID's lowercase hex come. Text of any
+    /// kind, a range open on one side, or bounds that share nothing, are never answered yes.
+    #[test]
+    fn a_range_misses_every_key_only_when_no_key_starts_as_its_bounds_do() {
+        use std::ops::Bound::{Excluded, Included, Unbounded};
+        let d = every_kind();
+        let index = (Included("Index_"), Excluded("Index`"));
+        assert!(space(&d, "{guid}").range_misses_every_key(index.0, index.1));
+        assert!(space(&d, "{id}").range_misses_every_key(index.0, index.1));
+        assert!(space(&d, "{at:inverted_ticks}_{guid}").range_misses_every_key(index.0, index.1));
+        assert!(space(&d, "user_{name}").range_misses_every_key(index.0, index.1));
+        assert!(space(&d, "Inde").range_misses_every_key(index.0, index.1));
+        // `Index` is below the range, but starts as its bounds do: not answered.
+        assert!(!space(&d, "Index").range_misses_every_key(index.0, index.1));
+        // Keys that may start so.
+        assert!(!space(&d, "{name}").range_misses_every_key(index.0, index.1));
+        assert!(!space(&d, "Index_{guid}").range_misses_every_key(index.0, index.1));
+        assert!(!space(&d, "In{name}").range_misses_every_key(index.0, index.1));
+        assert!(!space(&d, "{guid}").range_misses_every_key(Included("a1"), Excluded("a2")));
+        assert!(!space(&d, "{guid}").range_misses_every_key(Included("8"), Excluded("9")));
+        // Nothing shared, or one side open: no answer.
+        assert!(!space(&d, "{guid}").range_misses_every_key(Included("G"), Excluded("H")));
+        assert!(!space(&d, "{guid}").range_misses_every_key(Included("Index_"), Unbounded));
+        // The prefix a space's literals spell.
+        assert!(space(&d, "{guid}").may_start_with(""));
+        assert!(space(&d, "ab_{id}").may_start_with("ab_9"));
+        assert!(!space(&d, "ab_{id}").may_start_with("ab_x"));
+        assert!(!space(&d, "ab").may_start_with("abc"));
     }
 
     #[test]

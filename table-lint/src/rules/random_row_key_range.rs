@@ -63,9 +63,11 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
     let random = |d: &crate::lint::DesignSummary| -> Option<String> {
         // A range that holds every RowKey the design writes reads all of them, in whatever
         // order: not a slice (the key-space model's answer).
+        // Nor is a range that holds none of them (it reads other rows of the table: index
+        // copies behind a literal prefix the design's RowKeys can't start with).
         if let Some((_, rk)) = d.entity_keys()
             && let (lower, upper) = rows.bounds()
-            && rk.range_holds_every_key(lower, upper)
+            && (rk.range_holds_every_key(lower, upper) || rk.range_misses_every_key(lower, upper))
         {
             return None;
         }
@@ -86,4 +88,32 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
         ),
         format!("lead the RowKey of `{}` with what the range means (a time, a padded number) and keep `{field}` after it", d.ident),
     ));
+}
+
+#[cfg(test)]
+mod tests {
+    /// A range whose bounds share a start the design's GUID RowKeys never have reads other rows
+    /// of the table (here its index copies), not a slice of the GUIDs; a range inside the GUIDs'
+    /// own characters is a random slice.
+    #[test]
+    fn a_range_that_holds_none_of_the_designs_rows_is_no_slice_of_them() {
+        let found = |range: &str| {
+            let text = format!(
+                r#"
+                #[derive(TableEntity)]
+                #[table(name = "Approvals", partition_key = "{{client_id}}", row_key = "{{disclaimer_id}}")]
+                #[table(index(name = "by_disclaimer", partition_key = "{{disclaimer_id}}", row_key = "Index_{{client_id}}"))]
+                struct Approval {{ client_id: Uuid, disclaimer_id: Uuid }}
+                async fn clients<B: Backend>(backend: &B) {{
+                    let q = Query::filter("PartitionKey eq 'd-1' and {range}").unwrap();
+                    let _ = backend.query_page(Approval::TABLE, &q).await;
+                }}
+                "#
+            );
+            super::super::findings_of("TK110", &text).len()
+        };
+        assert_eq!(found("RowKey ge 'Index_' and RowKey lt 'Index`'"), 0);
+        assert_eq!(found("RowKey ge 'a' and RowKey lt 'b'"), 1);
+        assert_eq!(found("RowKey ge '8'"), 1);
+    }
 }
