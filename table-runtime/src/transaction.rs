@@ -557,58 +557,33 @@ impl<'q> Transaction<'q> {
                     false,
                     BatchOperation::Insert(entity),
                 ),
-                (Action::Upsert, _) if !slot.reads_first() => {
-                    push(
-                        &mut plan,
-                        position,
-                        Role::Value,
-                        false,
-                        BatchOperation::UpsertReplace(entity),
-                    );
+                (Action::Upsert | Action::UpsertMerge, _) if !slot.reads_first() => {
+                    let op = if slot.action == Action::UpsertMerge {
+                        BatchOperation::UpsertMerge(entity)
+                    } else {
+                        BatchOperation::UpsertReplace(entity)
+                    };
+                    push(&mut plan, position, Role::Value, false, op);
                 }
-                (Action::Upsert, None) => push(
+                (Action::Upsert | Action::UpsertMerge, None) => push(
                     &mut plan,
                     position,
                     Role::Value,
                     true,
                     BatchOperation::Insert(entity),
                 ),
-                (Action::Upsert, Some(s)) => {
+                (Action::Upsert | Action::UpsertMerge, Some(s)) => {
                     let c = s.etag.clone().map_or(IfMatch::Any, IfMatch::ETag);
-                    push(
-                        &mut plan,
-                        position,
-                        Role::Value,
-                        true,
-                        BatchOperation::Replace(entity, c),
-                    );
-                }
-                (Action::UpsertMerge, _) if !slot.reads_first() => push(
-                    &mut plan,
-                    position,
-                    Role::Value,
-                    false,
-                    BatchOperation::UpsertMerge(entity),
-                ),
-                (Action::UpsertMerge, None) => push(
-                    &mut plan,
-                    position,
-                    Role::Value,
-                    true,
-                    BatchOperation::Insert(entity),
-                ),
-                (Action::UpsertMerge, Some(s)) => {
-                    if let Ok(all) = (slot.copies_of)(&merged_with(s, &entity)) {
-                        copies = same_partition(all);
-                    }
-                    let c = s.etag.clone().map_or(IfMatch::Any, IfMatch::ETag);
-                    push(
-                        &mut plan,
-                        position,
-                        Role::Value,
-                        true,
-                        BatchOperation::Merge(entity, c),
-                    );
+                    let op = if slot.action == Action::UpsertMerge {
+                        // The copies of what the entity will be once merged.
+                        if let Ok(all) = (slot.copies_of)(&merged_with(s, &entity)) {
+                            copies = same_partition(all);
+                        }
+                        BatchOperation::Merge(entity, c)
+                    } else {
+                        BatchOperation::Replace(entity, c)
+                    };
+                    push(&mut plan, position, Role::Value, true, op);
                 }
                 (Action::Replace(given), _) => {
                     let (c, ours) = condition(given);
