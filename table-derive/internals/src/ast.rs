@@ -39,6 +39,14 @@ pub enum TypeKind {
 }
 
 impl TypeKind {
+    /// The kind of the value itself: an `Option`'s inner kind, any other kind as it is.
+    pub fn value(&self) -> &TypeKind {
+        match self {
+            TypeKind::Option(inner) => inner,
+            kind => kind,
+        }
+    }
+
     /// Classifies a type by its last path segment.
     pub fn of(ty: &syn::Type) -> TypeKind {
         let syn::Type::Path(p) = ty else {

@@ -247,11 +247,9 @@ ProblemKind::ReservedProperty,
                 .with_span(&field.property_span),
             );
         }
-        let measured = match &field.kind {
-            TypeKind::Option(inner) => inner.as_ref(),
-            kind => kind,
-        };
-        if field.max_len.is_some() && !matches!(measured, TypeKind::String | TypeKind::Bytes) {
+        // The kind of the value, an `Option`'s as its inner one's.
+        let kind = field.kind.value();
+        if field.max_len.is_some() && !matches!(kind, TypeKind::String | TypeKind::Bytes) {
             errors.push(
                 ProblemKind::FieldAttribute,
                 darling::Error::custom(
@@ -260,11 +258,7 @@ ProblemKind::ReservedProperty,
                 .with_span(&field.ident),
             );
         }
-        let integer = match &field.kind {
-            TypeKind::Option(inner) => matches!(**inner, TypeKind::Integer { .. }),
-            kind => matches!(kind, TypeKind::Integer { .. }),
-        };
-        if field.max.is_some() && !integer {
+        if field.max.is_some() && !matches!(kind, TypeKind::Integer { .. }) {
             errors.push(
                 ProblemKind::FieldAttribute,
                 darling::Error::custom("`max` bounds an integer field").with_span(&field.ident),
@@ -272,10 +266,6 @@ ProblemKind::ReservedProperty,
         }
         // A `u64` (or an `Option` of one) bounded by a `max` an Int64 holds is stored as one,
         // its bound checked on every write; unbounded it is refused.
-        let kind = match &field.kind {
-            TypeKind::Option(inner) => inner.as_ref(),
-            kind => kind,
-        };
         let unsigned_64 = matches!(
             kind,
             TypeKind::Integer {

@@ -239,10 +239,7 @@ fn names_a_document(name: &str) -> bool {
 /// `max_len` allows it, a note when it has no bound and its name says it holds a document (or,
 /// in a cache or key-value store, `store`, the value it keeps).
 fn property_limit(field: &Field, store: bool, out: &mut Vec<Finding>) {
-    let kind = match &field.kind {
-        TypeKind::Option(inner) => inner,
-        kind => kind,
-    };
+    let kind = field.kind.value();
     let text = field.json || field.as_string || matches!(kind, TypeKind::String);
     let binary = !text && matches!(kind, TypeKind::Bytes);
     let limits = table_runtime::limits::Limits::default();

@@ -762,6 +762,32 @@ fn mapped_term(t: Toks<'_>, start: usize, end: usize) -> Option<usize> {
     found.filter(|_| maps)
 }
 
+/// What a format placeholder stands for.
+enum Placeholder<'a> {
+    /// The argument it names, as the tokens `start..end`.
+    Argument(usize, usize),
+    /// A name no argument has, captured from the scope (`format!("… {ors}")`).
+    Captured(&'a str),
+}
+
+/// What the placeholder `{name}` (or the `positional`-th `{}`) of a format string stands for,
+/// given the string's arguments: `{}` and `{0}` by position, `{rows}` by a named argument, else
+/// a name captured from the scope. `None` for a position past the arguments.
+fn placeholder_value<'a>(
+    args: &[(Option<&str>, usize, usize)],
+    positional: Option<usize>,
+    name: &'a str,
+) -> Option<Placeholder<'a>> {
+    let argument = match positional.or_else(|| name.parse::<usize>().ok()) {
+        Some(at) => Some(*args.get(at)?),
+        None => args.iter().find(|(n, ..)| *n == Some(name)).copied(),
+    };
+    Some(match argument {
+        Some((_, start, end)) => Placeholder::Argument(start, end),
+        None => Placeholder::Captured(name),
+    })
+}
+
 /// The arguments after a format string's literal at `lit`, up to the end of its macro's group:
 /// each one's range, and its name when it is written `name = value`.
 fn format_arguments<'s>(t: Toks<'s>, lit: usize) -> Vec<(Option<&'s str>, usize, usize)> {
@@ -1058,15 +1084,9 @@ impl<'s> Visitor<'s> {
         let args = format_arguments(t, lit);
         let mut any = false;
         let filled = fill_placeholders_with(value, |positional, name| {
-            // `{}` and `{0}` by position, `{rows}` by a named argument, else a name captured
-            // from the scope: `format!("… ({ors})")`.
-            let argument = match positional.or_else(|| name.parse::<usize>().ok()) {
-                Some(at) => Some(*args.get(at)?),
-                None => args.iter().find(|(n, ..)| *n == Some(name)).copied(),
-            };
-            let joined = match argument {
-                Some((_, start, end)) => self.joined(start, end),
-                None => self.joins.get(name).copied(),
+            let joined = match placeholder_value(&args, positional, name)? {
+                Placeholder::Argument(start, end) => self.joined(start, end),
+                Placeholder::Captured(name) => self.joins.get(name).copied(),
             }?;
             let term = fill_placeholders(&t.string(joined.term, t.tokens.len())?).text;
             any = true;
@@ -1484,18 +1504,15 @@ impl<'s> Visitor<'s> {
             });
         }
         let args = format_arguments(t, lit);
-        let names = |&(_, start, end): &(Option<&str>, usize, usize)| {
-            let at = t.skip_refs(start, end);
-            t.is_ident(at, end, name) && only_conversions(t, at + 1, end)
-        };
         let mut named = false;
         let filled = fill_placeholders_with(&value, |positional, placeholder| {
-            let itself = match positional.or_else(|| placeholder.parse::<usize>().ok()) {
-                Some(k) => args.get(k).is_some_and(names),
-                None => match args.iter().find(|(n, ..)| *n == Some(placeholder)) {
-                    Some(arg) => names(arg),
-                    None => placeholder == name,
-                },
+            let itself = match placeholder_value(&args, positional, placeholder) {
+                Some(Placeholder::Argument(start, end)) => {
+                    let at = t.skip_refs(start, end);
+                    t.is_ident(at, end, name) && only_conversions(t, at + 1, end)
+                }
+                Some(Placeholder::Captured(captured)) => captured == name,
+                None => false,
             };
             named |= itself;
             current.filter(|_| itself).map(str::to_owned)
