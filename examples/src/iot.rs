@@ -85,9 +85,10 @@ pub struct Report {
 /// The RowKey of a device's day in [`DAYS_TABLE`]: `2026-11-01`, the runtime's day bucket (the
 /// same text as a `{at:date}` placeholder writes).
 pub fn day_key(at: OffsetDateTime) -> Result<String, StoreError> {
+    use table_runtime::key::encode::Bucket;
     use table_runtime::key::segment::{TimeFormat, TimeSegment};
-    let mut key = String::with_capacity(TimeFormat::Date.width());
-    at.push_time(&mut key, TimeFormat::Date)?;
+    let mut key = String::with_capacity(TimeFormat::Bucket(Bucket::DATE).width());
+    at.push_time(&mut key, TimeFormat::Bucket(Bucket::DATE))?;
     Ok(key)
 }
 

@@ -8,11 +8,11 @@
 
 use table_derive_internals::Design;
 use table_derive_internals::ast::{Field, Key, TypeKind};
-use table_derive_internals::template::{Part, SegmentFormat};
+use table_derive_internals::template::{Grain, Part, SegmentFormat};
 use table_runtime::ConversionError;
 use table_runtime::DateTime;
 use table_runtime::design::{SampleBounds, SampleValue};
-use table_runtime::key::encode::KeyEncodingError;
+use table_runtime::key::encode::{Bucket, Granularity, KeyEncodingError};
 use table_runtime::key::segment::{
     Follows, KeySegment, PaddedInteger, TimeFormat, TimeSegment, UnpaddedInteger, check_max,
     push_escaped_segment, push_verbatim,
@@ -122,8 +122,14 @@ fn time_format(format: SegmentFormat) -> TimeFormat {
     match format {
         SegmentFormat::Ticks => TimeFormat::Ticks,
         SegmentFormat::InvertedTicks => TimeFormat::InvertedTicks,
-        SegmentFormat::Date => TimeFormat::Date,
-        SegmentFormat::Hour => TimeFormat::Hour,
+        SegmentFormat::Bucket(bucket) => TimeFormat::Bucket(Bucket::new(
+            match bucket.grain {
+                Grain::Hour => Granularity::Hour,
+                Grain::Day => Granularity::Day,
+                Grain::Month => Granularity::Month,
+            },
+            bucket.compact,
+        )),
         _ => TimeFormat::Iso8601,
     }
 }

@@ -393,12 +393,15 @@ type RawFinding = (
 
 /// See [`DesignSummary::row_varies`].
 fn row_varies(design: &table_derive_internals::Design) -> bool {
-    use table_derive_internals::template::SegmentFormat;
-    // How coarse a time is written: a day bucket holds many hours, an hour many instants;
-    // anything else is the whole value.
+    use table_derive_internals::template::{Grain, SegmentFormat};
+    // How coarse a time is written: a month holds many days, a day many hours, an hour many
+    // instants; anything else is the whole value.
     let grain = |format: SegmentFormat| match format {
-        SegmentFormat::Date => 2,
-        SegmentFormat::Hour => 1,
+        SegmentFormat::Bucket(bucket) => match bucket.grain {
+            Grain::Month => 3,
+            Grain::Day => 2,
+            Grain::Hour => 1,
+        },
         _ => 0,
     };
     design

@@ -228,11 +228,13 @@ fn the_parser_reads_some_text_the_writer_never_writes() {
         .unwrap()
         .to_string();
     lenient(&pk, &rk.replace(&iso, &iso.replacen('T', "t", 1)));
-    // An hour bucket with another character than `T` before the hour.
+    // A time bucket is read as strictly as it is written: another character than `T` before
+    // the hour is refused, not read as the same hour.
     let hour = &pk[pk.len() - 13..];
     for other in ["t", " ", "~", "9"] {
-        let changed = format!("{}{other}{}", &hour[..10], &hour[11..]);
-        lenient(&pk.replace(hour, &changed), &rk);
+        let changed = pk.replace(hour, &format!("{}{other}{}", &hour[..10], &hour[11..]));
+        assert!(SampleKey::parse(&changed, &rk).is_err(), "{changed:?}");
+        assert!(!pk_space.contains(&changed), "{changed:?}");
     }
     // A value above the field's `max` reads back, but is never written.
     let c = format!(".{:05}_", value.c);

@@ -40,6 +40,7 @@ use time::{Date, Duration, Month, OffsetDateTime, Time, UtcOffset};
 
 use crate::backend::Backend;
 use crate::error::{ErrorCode, StoreError};
+use crate::key::encode::Bucket;
 use crate::table::Table;
 use crate::typed::TableEntity;
 
@@ -52,27 +53,11 @@ pub const FIRST_YEAR: i32 = 1;
 /// `time` crate represents.
 pub const LAST_YEAR: i32 = 9998;
 
-/// How long one period (and so one table) lasts. Periods are UTC calendar units.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Granularity {
-    /// One table per hour: `{base}YYYYMMDDHH`.
-    Hour,
-    /// One table per day: `{base}YYYYMMDD`.
-    Day,
-    /// One table per month: `{base}YYYYMM`.
-    Month,
-}
+/// How long one period (and so one table) lasts: the units of the key encoding's time
+/// buckets, so a table of a day is named with the digits a `{at:yyyyMMdd}` key holds.
+pub use crate::key::encode::Granularity;
 
 impl Granularity {
-    /// How many digits a period adds to the base name.
-    pub fn digits(self) -> usize {
-        match self {
-            Granularity::Hour => 10,
-            Granularity::Day => 8,
-            Granularity::Month => 6,
-        }
-    }
-
     /// The first instant (UTC) of the period holding `at`, or `None` when `at` lies outside
     /// the supported years ([`FIRST_YEAR`] to [`LAST_YEAR`] in UTC).
     pub fn start_of(self, at: OffsetDateTime) -> Option<OffsetDateTime> {
@@ -234,17 +219,7 @@ impl PeriodTables {
             .unwrap_or(OffsetDateTime::UNIX_EPOCH);
         let mut table = String::with_capacity(self.base.len() + self.granularity.digits());
         table.push_str(&self.base);
-        table.push_str(&format!(
-            "{:04}{:02}",
-            start.year(),
-            u8::from(start.month())
-        ));
-        if self.granularity != Granularity::Month {
-            table.push_str(&format!("{:02}", start.day()));
-        }
-        if self.granularity == Granularity::Hour {
-            table.push_str(&format!("{:02}", start.hour()));
-        }
+        Bucket::new(self.granularity, true).push_calendar(&mut table, start);
         Period { start, end, table }
     }
 
@@ -311,19 +286,9 @@ impl PeriodTables {
         if !base.eq_ignore_ascii_case(&self.base) || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
-        let number = |range: std::ops::Range<usize>| digits[range].parse::<u16>().ok();
-        let year = i32::from(number(0..4)?);
-        let month = Month::try_from(u8::try_from(number(4..6)?).ok()?).ok()?;
-        let day = match self.granularity {
-            Granularity::Month => 1,
-            _ => u8::try_from(number(6..8)?).ok()?,
-        };
-        let hour = match self.granularity {
-            Granularity::Hour => u8::try_from(number(8..10)?).ok()?,
-            _ => 0,
-        };
-        let date = Date::from_calendar_date(year, month, day).ok()?;
-        let start = date.with_hms(hour, 0, 0).ok()?.assume_utc();
+        let start = Bucket::new(self.granularity, true)
+            .parse_calendar(digits)
+            .ok()?;
         // Only the canonical spelling of a supported period is one of ours.
         let period = self.period_of(start).ok()?;
         (period.start == start).then_some(period)

@@ -79,7 +79,8 @@
 //! | `{id:unpadded}` | plain decimal text, `-` before a negative (`id.ToString()`'s keys): for matching keys a table already holds; they sort as text, and `table-lint` warns (TK005) |
 //! | `{at}` / `{at:iso}` | fixed-width ISO 8601 UTC, `2026-03-01T10:20:30.0000000Z` |
 //! | `{at:ticks}`, `{at:inverted_ticks}` | 19-digit .NET ticks, ascending or newest first |
-//! | `{at:date}`, `{at:hour}` | a UTC date (`2026-03-01`) or hour (`2026-03-01T10`) bucket |
+//! | `{at:date}`, `{at:hour}`, `{at:month}` | a UTC date (`2026-03-01`), hour (`2026-03-01T10`) or month (`2026-03`) bucket |
+//! | `{at:yyyyMMdd}`, `{at:yyyyMMddHH}`, `{at:yyyyMM}` | the same buckets in the compact form .NET code writes with `ToString("yyyyMMdd")` (`20260301`) |
 //! | `{id}` (a `Uuid`) | hyphenated lowercase |
 //! | `{code}` (your type) | what its [`KeySegment`](crate::key::segment::KeySegment) implementation writes |
 //!
@@ -218,7 +219,7 @@
 //! ```
 //!
 //! `{at:ticks}` writes ascending .NET ticks; `{at}` and `{at:iso}` the fixed-width ISO form;
-//! `{at:date}` a day bucket. Fields of type `time::OffsetDateTime` or [`DateTime`] take them.
+//! `{at:date}` a day bucket, `{at:yyyyMMdd}` the same day as `20260301`. Fields of type `time::OffsetDateTime` or [`DateTime`] take them.
 //!
 //! ## Your own types as key segments
 //!

@@ -5,7 +5,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::ast::{Design, Field, Key, TypeKind};
-use crate::template::{Part, SegmentFormat};
+use crate::template::{Grain, Part, SegmentFormat};
 
 /// The hidden module of the runtime that generated code calls.
 fn rt() -> TokenStream {
@@ -53,8 +53,17 @@ fn time_format(format: SegmentFormat) -> TokenStream {
     match format {
         SegmentFormat::Ticks => quote!(#rt::TimeFormat::Ticks),
         SegmentFormat::InvertedTicks => quote!(#rt::TimeFormat::InvertedTicks),
-        SegmentFormat::Date => quote!(#rt::TimeFormat::Date),
-        SegmentFormat::Hour => quote!(#rt::TimeFormat::Hour),
+        SegmentFormat::Bucket(bucket) => {
+            let name = match (bucket.grain, bucket.compact) {
+                (Grain::Hour, false) => quote!(HOUR),
+                (Grain::Day, false) => quote!(DATE),
+                (Grain::Month, false) => quote!(MONTH),
+                (Grain::Hour, true) => quote!(COMPACT_HOUR),
+                (Grain::Day, true) => quote!(COMPACT_DATE),
+                (Grain::Month, true) => quote!(COMPACT_MONTH),
+            };
+            quote!(#rt::TimeFormat::Bucket(#rt::Bucket::#name))
+        }
         _ => quote!(#rt::TimeFormat::Iso8601),
     }
 }
@@ -222,8 +231,7 @@ fn key_capacity(design: &Design, parts: &[Part], access: Access) -> TokenStream 
                     SegmentFormat::Unpadded => fixed += f.unpadded_width().unwrap_or(20),
                     SegmentFormat::Ticks | SegmentFormat::InvertedTicks => fixed += 19,
                     SegmentFormat::Iso => fixed += 28,
-                    SegmentFormat::Date => fixed += 10,
-                    SegmentFormat::Hour => fixed += 13,
+                    SegmentFormat::Bucket(bucket) => fixed += bucket.width(),
                     SegmentFormat::Escaped => {
                         fixed += 1;
                         let value = access_expr(f, access);

@@ -32,7 +32,7 @@ use std::fmt;
 
 use crate::ast::{Design, Field, TypeKind};
 use crate::check::is_forbidden_key_char;
-use crate::template::{Part, SegmentFormat, Template};
+use crate::template::{Bucket, Grain, Part, SegmentFormat, Template};
 
 /// Digits of ascending and inverted ticks (the runtime's `encode::TICKS_WIDTH`).
 pub const TICKS_WIDTH: usize = 19;
@@ -51,10 +51,6 @@ pub const ESCAPED_TERMINATOR: char = ' ';
 
 /// Characters of the fixed-width ISO 8601 form, `2024-05-01T10:20:30.1234567Z`.
 const ISO_WIDTH: usize = 28;
-/// Characters of a date bucket, `2024-05-01`.
-const DATE_WIDTH: usize = 10;
-/// Characters of an hour bucket, `2024-05-01T10`.
-const HOUR_WIDTH: usize = 13;
 /// Characters of a hyphenated GUID.
 const GUID_WIDTH: usize = 36;
 
@@ -98,10 +94,8 @@ pub enum Language {
     InvertedTicks,
     /// An instant in the fixed-width ISO 8601 form with seven fractional digits.
     IsoInstant,
-    /// A UTC date, `2024-05-01`.
-    DateBucket,
-    /// A UTC date and hour, `2024-05-01T10`.
-    HourBucket,
+    /// A UTC month, day or hour, as a bucket format writes it (`2024-05-01`, `2024050110`).
+    Bucket(Bucket),
     /// A hyphenated lowercase GUID.
     Guid,
     /// A string as it is: no character the service forbids in keys, and never the separator
@@ -132,8 +126,7 @@ impl Language {
             | Language::Ticks
             | Language::InvertedTicks
             | Language::IsoInstant
-            | Language::DateBucket
-            | Language::HourBucket => c.is_ascii_digit(),
+            | Language::Bucket(_) => c.is_ascii_digit(),
             Language::Unpadded { min_negative, .. } => {
                 c.is_ascii_digit() || (*min_negative > 0 && c == '-')
             }
@@ -149,8 +142,7 @@ impl Language {
             Language::Decimal { width, .. } => Some(*width),
             Language::Ticks | Language::InvertedTicks => Some(TICKS_WIDTH),
             Language::IsoInstant => Some(ISO_WIDTH),
-            Language::DateBucket => Some(DATE_WIDTH),
-            Language::HourBucket => Some(HOUR_WIDTH),
+            Language::Bucket(bucket) => Some(bucket.width()),
             Language::Guid => Some(GUID_WIDTH),
             Language::Unpadded { .. }
             | Language::Verbatim { .. }
@@ -243,8 +235,9 @@ impl Language {
             (TypeKind::Time | TypeKind::Other, SegmentFormat::InvertedTicks) => {
                 Language::InvertedTicks
             }
-            (TypeKind::Time | TypeKind::Other, SegmentFormat::Date) => Language::DateBucket,
-            (TypeKind::Time | TypeKind::Other, SegmentFormat::Hour) => Language::HourBucket,
+            (TypeKind::Time | TypeKind::Other, SegmentFormat::Bucket(bucket)) => {
+                Language::Bucket(bucket)
+            }
             (TypeKind::Other, SegmentFormat::Default) => Language::Opaque,
             (kind, format) => {
                 return refused(&format!(
@@ -401,8 +394,7 @@ impl Segment {
                 Ok(())
             }
             Language::IsoInstant => iso_instant(text),
-            Language::DateBucket => date(text),
-            Language::HourBucket => hour(text),
+            Language::Bucket(bucket) => time_bucket(text, *bucket),
             Language::Guid => guid(text),
             Language::Verbatim { max_len } => {
                 verbatim(text, &self.follows)?;
@@ -466,12 +458,21 @@ fn shaped(text: &str, pattern: &str, what: &str) -> Result<(), String> {
     }
 }
 
-/// Checks the calendar date in the first ten bytes (already shaped `YYYY-MM-DD`), in the years
-/// the service stores.
-fn calendar_date(text: &str) -> Result<(), String> {
+/// Checks a calendar date whose year is `text[0..4]`, month `text[month_at..month_at + 2]` and
+/// day the two digits after the month's (after a `-` unless `compact`), all already shaped as
+/// digits, in the years the service stores. A date of a month bucket (`day` is `false`) is the
+/// month's first.
+fn calendar_date(text: &str, month_at: usize, compact: bool, day: bool) -> Result<(), String> {
     let b = text.as_bytes();
-    let (year, month, day) = (number(b, 0..4), number(b, 5..7), number(b, 8..10));
-    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let year = number(b, 0..4);
+    let month = number(b, month_at..month_at + 2);
+    let day_at = month_at + 2 + usize::from(!compact);
+    let day = if day {
+        number(b, day_at..day_at + 2)
+    } else {
+        1
+    };
+    let leap = year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400));
     let days = match month {
         1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
         4 | 6 | 9 | 11 => 30,
@@ -487,15 +488,22 @@ fn calendar_date(text: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn date(text: &str) -> Result<(), String> {
-    shaped(text, "9999-99-99", "a date")?;
-    calendar_date(text)
-}
-
-fn hour(text: &str) -> Result<(), String> {
-    shaped(text, "9999-99-99T99", "an hour")?;
-    calendar_date(text)?;
-    if number(text.as_bytes(), 11..13) > 23 {
+fn time_bucket(text: &str, bucket: Bucket) -> Result<(), String> {
+    let what = match bucket.grain {
+        Grain::Hour => "an hour",
+        Grain::Day => "a date",
+        Grain::Month => "a month",
+    };
+    shaped(text, bucket.shape(), what)?;
+    calendar_date(
+        text,
+        bucket.month_at(),
+        bucket.compact,
+        bucket.grain != Grain::Month,
+    )?;
+    if bucket.grain == Grain::Hour
+        && number(text.as_bytes(), bucket.width() - 2..bucket.width()) > 23
+    {
         return Err(format!("`{text}` has no such hour"));
     }
     Ok(())
@@ -503,7 +511,7 @@ fn hour(text: &str) -> Result<(), String> {
 
 fn iso_instant(text: &str) -> Result<(), String> {
     shaped(text, "9999-99-99T99:99:99.9999999Z", "an ISO 8601 instant")?;
-    calendar_date(text)?;
+    calendar_date(text, 5, false, true)?;
     let b = text.as_bytes();
     if number(b, 11..13) > 23 || number(b, 14..16) > 59 || number(b, 17..19) > 59 {
         return Err(format!("`{text}` has no such time of day"));
@@ -1182,6 +1190,18 @@ pub(crate) mod tests {
         accepts(&d, "{at:hour}_x", "2024-05-01T10_x");
         refuses(&d, "{at:hour}_x", "2024-05-01T25_x");
         refuses(&d, "{at:hour}_x", "2024-05-01_x");
+        accepts(&d, "{at:month}", "2024-05");
+        refuses(&d, "{at:month}", "2024-00");
+        accepts(&d, "{at:yyyyMM}", "202405");
+        refuses(&d, "{at:yyyyMM}", "2024-05");
+        refuses(&d, "{at:yyyyMM}", "202413");
+        accepts(&d, "{at:yyyyMMdd}", "20240229");
+        refuses(&d, "{at:yyyyMMdd}", "20230229");
+        refuses(&d, "{at:yyyyMMdd}", "16001231");
+        refuses(&d, "{at:yyyyMMdd}", "2024-05-01");
+        accepts(&d, "{at:yyyyMMddHH}_x", "2024050123_x");
+        refuses(&d, "{at:yyyyMMddHH}_x", "2024050124_x");
+        refuses(&d, "{at:yyyyMMddHH}_x", "20240501_x");
     }
 
     #[test]

@@ -32,6 +32,7 @@ use crate::keyspace::{
     ESCAPED_TERMINATOR, Follows, KeySpace, Language, MAX_TICKS, MIN_TICKS, TICKS_WIDTH,
     kept_by_escaping,
 };
+use crate::template::{Bucket, Grain};
 
 /// The most characters a free-text part takes in a witness.
 pub const TEXT_CAP: usize = 48;
@@ -92,14 +93,38 @@ fn lit(text: &str) -> Piece {
     Piece::Literal(text.chars().collect())
 }
 
-fn date_pieces() -> Vec<Piece> {
-    vec![
-        range(4, 1601, 9999),
-        lit("-"),
-        range(2, 1, 12),
-        lit("-"),
-        range(2, 1, 28),
-    ]
+/// The pieces of a date, `YYYY-MM-DD` (or `YYYYMMDD` when `compact`): days past the 28th are
+/// left out, so every piece combination is a real date.
+fn date_pieces(compact: bool) -> Vec<Piece> {
+    let mut p = vec![range(4, 1601, 9999)];
+    if !compact {
+        p.push(lit("-"));
+    }
+    p.push(range(2, 1, 12));
+    if !compact {
+        p.push(lit("-"));
+    }
+    p.push(range(2, 1, 28));
+    p
+}
+
+/// The pieces of a time bucket.
+fn bucket_pieces(bucket: Bucket) -> Vec<Piece> {
+    let mut p = date_pieces(bucket.compact);
+    match bucket.grain {
+        // The month: drop the day and the separator before it.
+        Grain::Month => {
+            p.truncate(p.len() - if bucket.compact { 1 } else { 2 });
+        }
+        Grain::Day => {}
+        Grain::Hour => {
+            if !bucket.compact {
+                p.push(lit("T"));
+            }
+            p.push(range(2, 0, 23));
+        }
+    }
+    p
 }
 
 /// The pieces of one language, as a subset of what it writes.
@@ -122,14 +147,9 @@ fn pieces(language: &Language, follows: &Follows, values: Values) -> Vec<Piece> 
         }],
         Language::Ticks => vec![range(TICKS_WIDTH, MIN_TICKS, MAX_TICKS)],
         Language::InvertedTicks => vec![range(TICKS_WIDTH, 0, MAX_TICKS - MIN_TICKS)],
-        Language::DateBucket => date_pieces(),
-        Language::HourBucket => {
-            let mut p = date_pieces();
-            p.extend([lit("T"), range(2, 0, 23)]);
-            p
-        }
+        Language::Bucket(bucket) => bucket_pieces(*bucket),
         Language::IsoInstant => {
-            let mut p = date_pieces();
+            let mut p = date_pieces(false);
             p.extend([
                 lit("T"),
                 range(2, 0, 23),
@@ -750,7 +770,23 @@ mod tests {
         assert_eq!(meet("{guid}_order", "{guid}_line"), None);
         assert_eq!(meet("order_{id}", "line_{id}"), None);
         assert_eq!(meet("{at:date}", "{at:hour}"), None);
+        assert_eq!(meet("{at:yyyyMMdd}", "{at:yyyyMMddHH}"), None);
+        assert_eq!(meet("{at:yyyyMM}", "{at:month}"), None);
         assert_eq!(meet("{id}", "{guid}"), None);
+    }
+
+    #[test]
+    fn compact_buckets_meet_digits_of_their_width() {
+        // `20240501` is both a day and an eight-digit number.
+        let w = meet("{at:yyyyMMdd}", "{id:08}").expect("a day is eight digits");
+        assert_eq!(w.keys[0].len(), 8);
+        assert!(w.keys[0].bytes().all(|b| b.is_ascii_digit()));
+        // A month and a day bucket of one form never have the same length.
+        assert_eq!(meet("{at:yyyyMM}", "{at:yyyyMMdd}"), None);
+        // An hour is a day followed by two digits.
+        let w = meet("{at:yyyyMMddHH}", "{at:yyyyMMdd}{small:02}")
+            .expect("an hour is a day and two digits");
+        assert_eq!(w.keys[0].len(), 10);
     }
 
     #[test]

@@ -22,10 +22,10 @@ pub enum SegmentFormat {
     InvertedTicks,
     /// Fixed-width ISO 8601 UTC (`{at:iso}`).
     Iso,
-    /// A UTC date bucket, `2024-05-01` (`{at:date}`).
-    Date,
-    /// A UTC hour bucket, `2024-05-01T10` (`{at:hour}`).
-    Hour,
+    /// The UTC month, day or hour holding a time: `{at:month}` (`2024-05`), `{at:date}`
+    /// (`2024-05-01`), `{at:hour}` (`2024-05-01T10`), or the compact forms .NET code writes
+    /// with `ToString`: `{at:yyyyMM}`, `{at:yyyyMMdd}`, `{at:yyyyMMddHH}`.
+    Bucket(Bucket),
     /// A string escaped into an order-preserving, reversible form (`{name:escaped}`): any
     /// text fits, and compound keys sort exactly like the values, at the price of keys that
     /// other clients don't write (`ann@contoso..com`).
@@ -40,8 +40,7 @@ impl SegmentFormat {
             SegmentFormat::Ticks
                 | SegmentFormat::InvertedTicks
                 | SegmentFormat::Iso
-                | SegmentFormat::Date
-                | SegmentFormat::Hour
+                | SegmentFormat::Bucket(_)
         )
     }
 
@@ -54,10 +53,87 @@ impl SegmentFormat {
             SegmentFormat::Ticks => "ticks".into(),
             SegmentFormat::InvertedTicks => "inverted_ticks".into(),
             SegmentFormat::Iso => "iso".into(),
-            SegmentFormat::Date => "date".into(),
-            SegmentFormat::Hour => "hour".into(),
+            SegmentFormat::Bucket(bucket) => bucket.spec().into(),
             SegmentFormat::Escaped => "escaped".into(),
         }
+    }
+}
+
+/// How long a time bucket lasts (UTC calendar units).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Grain {
+    /// An hour.
+    Hour,
+    /// A day.
+    Day,
+    /// A month.
+    Month,
+}
+
+impl Grain {
+    /// The unit's name: `hour`, `day`, `month`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Grain::Hour => "hour",
+            Grain::Day => "day",
+            Grain::Month => "month",
+        }
+    }
+}
+
+/// A time bucket's length and form, as the runtime's `key::encode::Bucket` writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Bucket {
+    /// The period's length.
+    pub grain: Grain,
+    /// Digits only (`20240501`) rather than ISO 8601's separators (`2024-05-01`).
+    pub compact: bool,
+}
+
+impl Bucket {
+    /// Every bucket format, with the text that names it after the colon.
+    pub const ALL: [(&'static str, Bucket); 6] = [
+        ("month", Bucket::new(Grain::Month, false)),
+        ("date", Bucket::new(Grain::Day, false)),
+        ("hour", Bucket::new(Grain::Hour, false)),
+        ("yyyyMM", Bucket::new(Grain::Month, true)),
+        ("yyyyMMdd", Bucket::new(Grain::Day, true)),
+        ("yyyyMMddHH", Bucket::new(Grain::Hour, true)),
+    ];
+
+    /// A bucket of this length and form.
+    pub const fn new(grain: Grain, compact: bool) -> Bucket {
+        Bucket { grain, compact }
+    }
+
+    /// The format as written after the colon (`date`, `yyyyMMdd`, ...).
+    pub fn spec(self) -> &'static str {
+        Bucket::ALL
+            .iter()
+            .find(|(_, b)| *b == self)
+            .map_or("date", |(spec, _)| spec)
+    }
+
+    /// The text's shape, `9` for a digit (`9999-99-99`, `99999999`, ...).
+    pub fn shape(self) -> &'static str {
+        match (self.grain, self.compact) {
+            (Grain::Month, false) => "9999-99",
+            (Grain::Day, false) => "9999-99-99",
+            (Grain::Hour, false) => "9999-99-99T99",
+            (Grain::Month, true) => "999999",
+            (Grain::Day, true) => "99999999",
+            (Grain::Hour, true) => "9999999999",
+        }
+    }
+
+    /// The characters every bucket of this form takes.
+    pub fn width(self) -> usize {
+        self.shape().len()
+    }
+
+    /// Where the month's two digits start (the year takes the first four).
+    pub fn month_at(self) -> usize {
+        if self.compact { 4 } else { 5 }
     }
 }
 
@@ -149,13 +225,23 @@ impl fmt::Display for Template {
 pub struct TemplateError(pub String);
 
 fn parse_format(field: &str, spec: &str) -> Result<SegmentFormat, TemplateError> {
+    if let Some((_, bucket)) = Bucket::ALL.iter().find(|(name, _)| *name == spec) {
+        return Ok(SegmentFormat::Bucket(*bucket));
+    }
+    // `yyyymmdd` would be minutes in .NET's patterns; say which spelling is meant.
+    if let Some((name, _)) = Bucket::ALL
+        .iter()
+        .find(|(name, _)| name.eq_ignore_ascii_case(spec))
+    {
+        return Err(TemplateError(format!(
+            "unknown format `{spec}` in `{{{field}:{spec}}}`; did you mean `{name}`? Bucket formats are written as .NET writes them, case and all"
+        )));
+    }
     Ok(match spec {
         "" => SegmentFormat::Default,
         "ticks" => SegmentFormat::Ticks,
         "inverted_ticks" => SegmentFormat::InvertedTicks,
         "iso" => SegmentFormat::Iso,
-        "date" => SegmentFormat::Date,
-        "hour" => SegmentFormat::Hour,
         // `raw` was the explicit verbatim form before verbatim became the default.
         "raw" => SegmentFormat::Default,
         "escaped" => SegmentFormat::Escaped,
@@ -173,7 +259,7 @@ fn parse_format(field: &str, spec: &str) -> Result<SegmentFormat, TemplateError>
         }
         _ => {
             return Err(TemplateError(format!(
-                "unknown format `{spec}` in `{{{field}:{spec}}}`; expected a width like `06`, `unpadded`, `ticks`, `inverted_ticks`, `iso`, `date`, `hour` or `escaped`"
+                "unknown format `{spec}` in `{{{field}:{spec}}}`; expected a width like `06`, `unpadded`, `ticks`, `inverted_ticks`, `iso`, a time bucket (`month`, `date`, `hour`, `yyyyMM`, `yyyyMMdd`, `yyyyMMddHH`) or `escaped`"
             )));
         }
     })
@@ -298,6 +384,20 @@ mod tests {
         assert!(err("{id").contains("unclosed"));
         assert!(err("a}").contains("unmatched"));
         assert!(err("{id:wide}").contains("unknown format `wide`"));
+        assert!(err("{at:YYYYMMDD}").contains("did you mean `yyyyMMdd`?"));
+        assert!(err("{at:yyyymmddhh}").contains("did you mean `yyyyMMddHH`?"));
+        for (spec, bucket) in Bucket::ALL {
+            let t = parse(&format!("p_{{at:{spec}}}")).unwrap();
+            assert_eq!(
+                t.parts[1],
+                Part::Placeholder {
+                    field: "at".into(),
+                    format: SegmentFormat::Bucket(bucket)
+                }
+            );
+            assert_eq!(t.canonical(), format!("p_{{at:{spec}}}"));
+            assert!(SegmentFormat::Bucket(bucket).is_time());
+        }
         assert!(err("{id:0}").contains("between 1 and 20"));
         assert!(err("{a-b}").contains("does not name a field"));
         assert!(err("{id:wide}").contains("`unpadded`"));

@@ -88,10 +88,7 @@ fn older_than(ctx: &FilterContext<'_>, e: &Expr) -> Option<String> {
                         let field = lead.field.as_deref().unwrap_or_default();
                         (matches!(
                             lead.language,
-                            Language::Ticks
-                                | Language::IsoInstant
-                                | Language::DateBucket
-                                | Language::HourBucket
+                            Language::Ticks | Language::IsoInstant | Language::Bucket(_)
                         ) || super::summary_epoch_integer(d, field))
                         .then(|| {
                             format!(

@@ -100,8 +100,7 @@ pub fn key_bound(design: &Design, key: &Key) -> KeyBound {
             (SegmentFormat::Unpadded, _) => f.unpadded_width().unwrap_or(20),
             (SegmentFormat::Ticks | SegmentFormat::InvertedTicks, _) => 19,
             (SegmentFormat::Iso, _) => 28,
-            (SegmentFormat::Date, _) => 10,
-            (SegmentFormat::Hour, _) => 13,
+            (SegmentFormat::Bucket(bucket), _) => bucket.width(),
             (SegmentFormat::Escaped | SegmentFormat::Default, TypeKind::String) => {
                 match f.max_len {
                     Some(max) => {

@@ -227,4 +227,24 @@ mod tests {
             found[0]
         );
     }
+
+    /// The compact buckets .NET code writes (`ToString("yyyyMMdd")`) are times like the others.
+    #[test]
+    fn compact_buckets_are_times() {
+        for spec in ["yyyyMM", "yyyyMMdd", "yyyyMMddHH", "month"] {
+            let found = found(&format!(
+                r#"
+                #[derive(TableEntity)]
+                #[table(name = "Logs", partition_key = "{{at:{spec}}}", row_key = "{{at:inverted_ticks}}_{{id}}")]
+                struct Line {{ at: OffsetDateTime, id: Uuid, message: String }}
+                "#
+            ));
+            assert_eq!(found.len(), 1, "{spec}: {found:?}");
+            assert!(
+                found[0].starts_with(&format!("PartitionKey `{{at:{spec}}}` only grows")),
+                "{}",
+                found[0]
+            );
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! TK006 `unsortable-time`: a time written into a key at the wrong grain.
 
 use table_derive_internals::ast::TypeKind;
-use table_derive_internals::template::{Part, SegmentFormat};
+use table_derive_internals::template::{Grain, Part, SegmentFormat};
 
 use super::keys::{self, KeyRole};
 use super::{Check, EntityContext, Finding, Level, Rule};
@@ -111,11 +111,12 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
                 .iter()
                 .any(|p| matches!(p, Part::Placeholder { .. }));
             let (message, help) = match (k.role, format) {
-                (KeyRole::Row, SegmentFormat::Date | SegmentFormat::Hour) => {
-                    let (grain, article) = if *format == SegmentFormat::Date {
-                        ("day", "a")
+                (KeyRole::Row, SegmentFormat::Bucket(bucket)) => {
+                    let grain = bucket.grain.name();
+                    let article = if bucket.grain == Grain::Hour {
+                        "an"
                     } else {
-                        ("hour", "an")
+                        "a"
                     };
                     (
                         format!(
@@ -166,8 +167,7 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
             let finding = Finding::at(start, end, message, help);
             // A day or hour bucket in a RowKey is often the point (one row per period, or the
             // guides' compound key that spreads a bucket by what follows): a risk to note.
-            let bucket_row = k.role == KeyRole::Row
-                && matches!(format, SegmentFormat::Date | SegmentFormat::Hour);
+            let bucket_row = k.role == KeyRole::Row && matches!(format, SegmentFormat::Bucket(_));
             out.push(if bucket_row {
                 finding.as_note()
             } else {

@@ -9,7 +9,7 @@
 //! | time, ascending | 100 ns ticks since 0001-01-01, 19 digits | `0638500000000000000` |
 //! | time, newest first | `DateTime::MAX` ticks minus ticks, 19 digits (.NET's inverted ticks) | `2516878975999999999` |
 //! | time, readable | ISO 8601 UTC with 7 fractional digits | `2024-05-01T10:20:30.1234567Z` |
-//! | time bucket | UTC date, or date and hour | `2024-05-01`, `2024-05-01T10` |
+//! | time bucket | UTC month, date, or date and hour; ISO 8601 or compact | `2024-05-01`, `2024-05-01T10`, `20240501` |
 //! | string | escaped (below), ended by a space when more of the key follows | `a.b/c` → `a..b.~c` |
 //!
 //! String escaping: the characters the service forbids in keys take the place of a neighbouring
@@ -25,6 +25,8 @@
 //! separator follows.
 
 use std::fmt::Write as _;
+
+use time::{Date, Month, OffsetDateTime};
 
 use crate::key::compare_utf16;
 use crate::value::{DateTime, MAX_DATETIME_TICKS};
@@ -219,42 +221,163 @@ pub fn parse_iso8601(text: &str) -> Result<DateTime, KeyEncodingError> {
     DateTime::parse(text).map_err(|e| KeyEncodingError(e.message))
 }
 
-/// Appends the UTC date bucket, `2024-05-01`.
-pub fn push_date(out: &mut String, at: DateTime) {
-    let t = at.to_offset_date_time();
-    let _ = write!(
-        out,
-        "{:04}-{:02}-{:02}",
-        t.year(),
-        u8::from(t.month()),
-        t.day()
-    );
+/// How long a time bucket lasts: a UTC calendar hour, day or month. Per-period tables
+/// ([`crate::period`]) are cut by the same units.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Granularity {
+    /// An hour: `2024-05-01T10`, or `2024050110` compact.
+    Hour,
+    /// A day: `2024-05-01`, or `20240501` compact.
+    Day,
+    /// A month: `2024-05`, or `202405` compact.
+    Month,
 }
 
-/// Appends the UTC hour bucket, `2024-05-01T10`.
-pub fn push_hour(out: &mut String, at: DateTime) {
-    push_date(out, at);
-    let _ = write!(out, "T{:02}", at.to_offset_date_time().hour());
-}
-
-/// Reads a date bucket back as the start of that day.
-pub fn parse_date(text: &str) -> Result<DateTime, KeyEncodingError> {
-    if text.len() != 10 {
-        return Err(KeyEncodingError(format!(
-            "`{text}` is not a date (YYYY-MM-DD)"
-        )));
+impl Granularity {
+    /// How many digits the compact form takes (what a per-period table adds to its base name).
+    pub const fn digits(self) -> usize {
+        Bucket {
+            granularity: self,
+            compact: true,
+        }
+        .width()
     }
-    DateTime::parse(&format!("{text}T00:00:00Z")).map_err(|e| KeyEncodingError(e.message))
 }
 
-/// Reads an hour bucket back as the start of that hour.
-pub fn parse_hour(text: &str) -> Result<DateTime, KeyEncodingError> {
-    if text.len() != 13 {
-        return Err(KeyEncodingError(format!(
-            "`{text}` is not an hour (YYYY-MM-DDTHH)"
-        )));
+/// A time written as the UTC calendar period that holds it, the way keys group rows by period:
+/// with ISO 8601's separators (`2024-05`, `2024-05-01`, `2024-05-01T10`) or in the compact form
+/// that .NET code writes with `ToString("yyyyMMdd")` and its kin (`202405`, `20240501`,
+/// `2024050110`). Both forms are fixed-width and sort in time order. A bucket reads back as the
+/// first instant of its period.
+///
+/// ```
+/// use table_runtime::DateTime;
+/// use table_runtime::key::encode::Bucket;
+/// let at = DateTime::parse("2024-05-01T10:20:30Z").unwrap();
+/// let mut key = String::new();
+/// Bucket::COMPACT_DATE.push(&mut key, at);
+/// assert_eq!(key, "20240501");
+/// assert_eq!(Bucket::COMPACT_DATE.parse(&key).unwrap().to_string(), "2024-05-01T00:00:00.0000000Z");
+/// assert!(Bucket::COMPACT_DATE.parse("20240231").is_err()); // no 31st of February
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Bucket {
+    /// The period's length.
+    pub granularity: Granularity,
+    /// Digits only (`20240501`), rather than ISO 8601's separators (`2024-05-01`).
+    pub compact: bool,
+}
+
+impl Bucket {
+    /// `2024-05`.
+    pub const MONTH: Bucket = Bucket::new(Granularity::Month, false);
+    /// `2024-05-01`.
+    pub const DATE: Bucket = Bucket::new(Granularity::Day, false);
+    /// `2024-05-01T10`.
+    pub const HOUR: Bucket = Bucket::new(Granularity::Hour, false);
+    /// `202405` (`yyyyMM`).
+    pub const COMPACT_MONTH: Bucket = Bucket::new(Granularity::Month, true);
+    /// `20240501` (`yyyyMMdd`).
+    pub const COMPACT_DATE: Bucket = Bucket::new(Granularity::Day, true);
+    /// `2024050110` (`yyyyMMddHH`).
+    pub const COMPACT_HOUR: Bucket = Bucket::new(Granularity::Hour, true);
+
+    /// A bucket of this length and form.
+    pub const fn new(granularity: Granularity, compact: bool) -> Bucket {
+        Bucket {
+            granularity,
+            compact,
+        }
     }
-    DateTime::parse(&format!("{text}:00:00Z")).map_err(|e| KeyEncodingError(e.message))
+
+    /// The form as a pattern: `YYYY-MM-DD`, `YYYYMMDDHH`, ...
+    pub const fn pattern(self) -> &'static str {
+        match (self.granularity, self.compact) {
+            (Granularity::Month, false) => "YYYY-MM",
+            (Granularity::Day, false) => "YYYY-MM-DD",
+            (Granularity::Hour, false) => "YYYY-MM-DDTHH",
+            (Granularity::Month, true) => "YYYYMM",
+            (Granularity::Day, true) => "YYYYMMDD",
+            (Granularity::Hour, true) => "YYYYMMDDHH",
+        }
+    }
+
+    /// The characters every bucket of this form takes.
+    pub const fn width(self) -> usize {
+        self.pattern().len()
+    }
+
+    /// Appends the period of `at`.
+    pub fn push(self, out: &mut String, at: DateTime) {
+        self.push_calendar(out, at.to_offset_date_time());
+    }
+
+    /// Appends the period of `t`'s calendar fields as they stand (the caller gives UTC), for
+    /// years 0 to 9999.
+    pub fn push_calendar(self, out: &mut String, t: OffsetDateTime) {
+        let dash = if self.compact { "" } else { "-" };
+        let _ = write!(out, "{:04}{dash}{:02}", t.year(), u8::from(t.month()));
+        if self.granularity != Granularity::Month {
+            let _ = write!(out, "{dash}{:02}", t.day());
+        }
+        if self.granularity == Granularity::Hour {
+            let t_mark = if self.compact { "" } else { "T" };
+            let _ = write!(out, "{t_mark}{:02}", t.hour());
+        }
+    }
+
+    /// Reads a bucket back as the first instant of its period.
+    pub fn parse(self, text: &str) -> Result<DateTime, KeyEncodingError> {
+        let start = self.parse_calendar(text)?;
+        DateTime::from_offset_date_time(start).map_err(|e| KeyEncodingError(e.message))
+    }
+
+    /// Reads a bucket back as the first instant (UTC) of its period, in any year the text can
+    /// write; an error for text of another shape or a date or hour that does not exist.
+    pub fn parse_calendar(self, text: &str) -> Result<OffsetDateTime, KeyEncodingError> {
+        let pattern = self.pattern();
+        let fits = text.len() == pattern.len()
+            && text.bytes().zip(pattern.bytes()).all(|(t, p)| {
+                if p.is_ascii_uppercase() && p != b'T' {
+                    t.is_ascii_digit()
+                } else {
+                    t == p
+                }
+            });
+        let wrong = || {
+            KeyEncodingError(format!(
+                "`{text}` is not a {} ({pattern})",
+                self.granularity
+            ))
+        };
+        if !fits {
+            return Err(wrong());
+        }
+        // Every field is ASCII digits at a place the pattern gives.
+        let field = |letter: u8| -> u16 {
+            pattern
+                .bytes()
+                .zip(text.bytes())
+                .filter(|(p, _)| *p == letter)
+                .fold(0, |n, (_, t)| n * 10 + u16::from(t - b'0'))
+        };
+        let month = u8::try_from(field(b'M'))
+            .ok()
+            .and_then(|m| Month::try_from(m).ok())
+            .ok_or_else(wrong)?;
+        let day = match self.granularity {
+            Granularity::Month => 1,
+            _ => field(b'D') as u8,
+        };
+        let hour = match self.granularity {
+            Granularity::Hour => field(b'H') as u8,
+            _ => 0,
+        };
+        let date =
+            Date::from_calendar_date(i32::from(field(b'Y')), month, day).map_err(|_| wrong())?;
+        let at = date.with_hms(hour, 0, 0).map_err(|_| wrong())?;
+        Ok(at.assume_utc())
+    }
 }
 
 /// The escape of one character, if it needs one.
@@ -435,23 +558,95 @@ mod tests {
     fn buckets_and_iso() {
         let at = DateTime::parse("2024-05-01T10:20:30.1234567Z").unwrap();
         let mut s = String::new();
-        push_date(&mut s, at);
-        assert_eq!(s, "2024-05-01");
-        s.clear();
-        push_hour(&mut s, at);
-        assert_eq!(s, "2024-05-01T10");
-        assert_eq!(
-            parse_hour(&s).unwrap().to_string(),
-            "2024-05-01T10:00:00.0000000Z"
-        );
-        assert_eq!(
-            parse_date("2024-05-01").unwrap().to_string(),
-            "2024-05-01T00:00:00.0000000Z"
-        );
+        for (bucket, text, start) in [
+            (Bucket::MONTH, "2024-05", "2024-05-01T00:00:00.0000000Z"),
+            (Bucket::DATE, "2024-05-01", "2024-05-01T00:00:00.0000000Z"),
+            (
+                Bucket::HOUR,
+                "2024-05-01T10",
+                "2024-05-01T10:00:00.0000000Z",
+            ),
+            (
+                Bucket::COMPACT_MONTH,
+                "202405",
+                "2024-05-01T00:00:00.0000000Z",
+            ),
+            (
+                Bucket::COMPACT_DATE,
+                "20240501",
+                "2024-05-01T00:00:00.0000000Z",
+            ),
+            (
+                Bucket::COMPACT_HOUR,
+                "2024050110",
+                "2024-05-01T10:00:00.0000000Z",
+            ),
+        ] {
+            s.clear();
+            bucket.push(&mut s, at);
+            assert_eq!(s, text);
+            assert_eq!(s.len(), bucket.width());
+            assert_eq!(bucket.parse(&s).unwrap().to_string(), start);
+        }
         s.clear();
         push_iso8601(&mut s, at);
         assert_eq!(parse_iso8601(&s).unwrap(), at);
         assert!(parse_iso8601("2024-05-01").is_err());
+    }
+
+    #[test]
+    fn buckets_refuse_other_shapes_and_dates_that_do_not_exist() {
+        for (bucket, bad) in [
+            (Bucket::DATE, "20240501"),
+            (Bucket::DATE, "2024-5-01x"),
+            (Bucket::DATE, "2024-02-30"),
+            (Bucket::DATE, "2024-05-01T10"),
+            (Bucket::HOUR, "2024-05-01T24"),
+            (Bucket::MONTH, "2024-13"),
+            (Bucket::MONTH, "2024-00"),
+            (Bucket::COMPACT_DATE, "2024-05-01"),
+            (Bucket::COMPACT_DATE, "2023022900"),
+            (Bucket::COMPACT_DATE, "20230229"),
+            (Bucket::COMPACT_DATE, "+0240501"),
+            (Bucket::COMPACT_HOUR, "2024050124"),
+            (Bucket::COMPACT_MONTH, "20240"),
+            (Bucket::COMPACT_MONTH, "２０２４０５"),
+            // Before the service's first DateTime.
+            (Bucket::COMPACT_DATE, "15991231"),
+        ] {
+            let err = bucket.parse(bad).expect_err(bad);
+            assert!(!err.0.is_empty());
+        }
+        assert!(Bucket::COMPACT_DATE.parse("20240229").is_ok());
+    }
+
+    #[test]
+    fn buckets_sort_as_their_periods() {
+        let times = [
+            "2023-12-31T23:59:59Z",
+            "2024-01-01T00:00:00Z",
+            "2024-01-09T05:00:00Z",
+            "2024-01-10T00:00:00Z",
+            "2024-10-01T00:00:00Z",
+        ];
+        for bucket in [
+            Bucket::MONTH,
+            Bucket::DATE,
+            Bucket::HOUR,
+            Bucket::COMPACT_MONTH,
+            Bucket::COMPACT_DATE,
+            Bucket::COMPACT_HOUR,
+        ] {
+            let keys: Vec<String> = times
+                .iter()
+                .map(|t| {
+                    let mut s = String::new();
+                    bucket.push(&mut s, DateTime::parse(t).unwrap());
+                    s
+                })
+                .collect();
+            assert!(keys.windows(2).all(|w| w[0] <= w[1]), "{keys:?}");
+        }
     }
 
     #[test]

@@ -402,10 +402,9 @@ pub enum TimeFormat {
     Ticks,
     /// .NET's inverted ticks, 19 digits: newest first.
     InvertedTicks,
-    /// The UTC date, `2024-05-01`: a bucket for partition keys.
-    Date,
-    /// The UTC date and hour, `2024-05-01T10`: a bucket for partition keys.
-    Hour,
+    /// The UTC month, day or hour that holds the time (`2024-05-01`, `20240501`, ...): a
+    /// bucket that groups rows by period.
+    Bucket(encode::Bucket),
 }
 
 impl TimeFormat {
@@ -414,8 +413,7 @@ impl TimeFormat {
         match self {
             TimeFormat::Iso8601 => 28,
             TimeFormat::Ticks | TimeFormat::InvertedTicks => encode::TICKS_WIDTH,
-            TimeFormat::Date => 10,
-            TimeFormat::Hour => 13,
+            TimeFormat::Bucket(bucket) => bucket.width(),
         }
     }
 
@@ -425,8 +423,7 @@ impl TimeFormat {
             TimeFormat::Iso8601 => encode::push_iso8601(out, at),
             TimeFormat::Ticks => encode::push_ticks(out, at),
             TimeFormat::InvertedTicks => encode::push_inverted_ticks(out, at),
-            TimeFormat::Date => encode::push_date(out, at),
-            TimeFormat::Hour => encode::push_hour(out, at),
+            TimeFormat::Bucket(bucket) => bucket.push(out, at),
         }
     }
 
@@ -436,8 +433,7 @@ impl TimeFormat {
             TimeFormat::Iso8601 => encode::parse_iso8601(text),
             TimeFormat::Ticks => encode::parse_ticks(text),
             TimeFormat::InvertedTicks => encode::parse_inverted_ticks(text),
-            TimeFormat::Date => encode::parse_date(text),
-            TimeFormat::Hour => encode::parse_hour(text),
+            TimeFormat::Bucket(bucket) => bucket.parse(text),
         }
     }
 }
@@ -650,8 +646,10 @@ mod tests {
             assert_eq!(DateTime::parse_time(&out, format).unwrap(), (at, ""));
         }
         let mut out = String::new();
-        at.push_time(&mut out, TimeFormat::Hour).unwrap();
-        let (start, _) = OffsetDateTime::parse_time(&out, TimeFormat::Hour).unwrap();
+        at.push_time(&mut out, TimeFormat::Bucket(encode::Bucket::HOUR))
+            .unwrap();
+        let (start, _) =
+            OffsetDateTime::parse_time(&out, TimeFormat::Bucket(encode::Bucket::HOUR)).unwrap();
         assert_eq!(
             DateTime::from_offset_date_time(start).unwrap().to_string(),
             "2024-05-01T10:00:00.0000000Z"
