@@ -17,7 +17,7 @@ use table_runtime::{Backend, ETag, IfMatch, Query, Table, TableEntity};
 use time::OffsetDateTime;
 
 #[derive(TableEntity)]
-#[table(name = "RateLimits", partition_key = "hour", row_key = "{ip}|{window:hour}")]
+#[table(name = "RateLimits", partition_key = "hour", row_key = "{ip}|{window:yyyyMMddHH}")]
 #[table(rename_all = "PascalCase")]
 struct HourCounter {
     /// The first `X-Forwarded-For` address, or the host.
@@ -30,7 +30,7 @@ struct HourCounter {
 }
 
 #[derive(TableEntity)]
-#[table(name = "RateLimits", partition_key = "day", row_key = "{ip}|{window:date}")]
+#[table(name = "RateLimits", partition_key = "day", row_key = "{ip}|{window:yyyyMMdd}")]
 #[table(rename_all = "PascalCase")]
 struct DayCounter {
     #[table(max_len = 64)]

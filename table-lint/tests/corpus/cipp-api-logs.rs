@@ -23,7 +23,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 #[derive(TableEntity)]
-#[table(name = "CippLogs", partition_key = "{logged_at:date}", row_key = "{id}")]
+#[table(name = "CippLogs", partition_key = "{logged_at:yyyyMMdd}", row_key = "{id}")]
 #[table(rename_all = "PascalCase")]
 struct CippLog {
     /// When the message was written, in the instance's time zone.

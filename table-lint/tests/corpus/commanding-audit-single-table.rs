@@ -31,7 +31,7 @@ use time::OffsetDateTime;
 #[derive(TableEntity)]
 #[table(
     name = "commandauditbydate",
-    partition_key = "{dispatched_at_utc:hour}",
+    partition_key = "{dispatched_at_utc:yyyyMMddHH}",
     row_key = "{dispatched_at_utc:inverted_ticks}-{command_id}"
 )]
 #[table(rename_all = "PascalCase")]

@@ -26,7 +26,7 @@ use table_runtime::{Backend, IfMatch, Query, Table, TableEntity};
 use time::OffsetDateTime;
 
 #[derive(TableEntity)]
-#[table(name = "establishments", partition_key = "{urn:unpadded}", row_key = "{point_in_time:date}")]
+#[table(name = "establishments", partition_key = "{urn:unpadded}", row_key = "{point_in_time:yyyyMMdd}")]
 #[table(rename_all = "PascalCase")]
 struct EstablishmentVersion {
     /// The Unique Reference Number, six digits.
@@ -51,7 +51,7 @@ struct CurrentEstablishment {
 }
 
 #[derive(TableEntity)]
-#[table(name = "establishments", partition_key = "staging{day:date}", row_key = "{urn:unpadded}")]
+#[table(name = "establishments", partition_key = "staging{day:yyyyMMdd}", row_key = "{urn:unpadded}")]
 #[table(rename_all = "PascalCase")]
 struct StagedEstablishment {
     /// The download day; the original writes `yyyyMMdd`.

@@ -22,7 +22,7 @@ use uuid::Uuid;
 #[derive(TableEntity)]
 #[table(
     name = "BuildResultDate",
-    partition_key = "{build_date_time:date}",
+    partition_key = "{build_date_time:yyyyMMdd}",
     row_key = "{build_number:unpadded}-{job_name}"
 )]
 #[table(rename_all = "PascalCase")]
@@ -69,7 +69,7 @@ struct BuildResultByJob {
 #[derive(TableEntity)]
 #[table(
     name = "BuildFailureDate",
-    partition_key = "{build_date_time:date}",
+    partition_key = "{build_date_time:yyyyMMdd}",
     row_key = "{build_number:unpadded}-{job_name}-{identifier}"
 )]
 #[table(rename_all = "PascalCase")]
@@ -110,7 +110,7 @@ struct BuildFailureByTest {
 }
 
 #[derive(TableEntity)]
-#[table(name = "ViewNameDate", partition_key = "{date:date}", row_key = "{view_name}")]
+#[table(name = "ViewNameDate", partition_key = "{date:yyyyMMdd}", row_key = "{view_name}")]
 #[table(rename_all = "PascalCase")]
 struct ViewNameOfDay {
     date: OffsetDateTime,
@@ -119,7 +119,7 @@ struct ViewNameOfDay {
 
 /// CounterUtil<BuildCounterEntity>: one row per writer and day, summed when read.
 #[derive(TableEntity)]
-#[table(name = "CounterBuilds", partition_key = "{day:date}", row_key = "{writer_id}")]
+#[table(name = "CounterBuilds", partition_key = "{day:yyyyMMdd}", row_key = "{writer_id}")]
 #[table(rename_all = "PascalCase")]
 struct BuildCounter {
     day: OffsetDateTime,

@@ -15,7 +15,7 @@ use table_runtime::{Backend, Query, Table, TableEntity};
 use time::OffsetDateTime;
 
 #[derive(TableEntity)]
-#[table(name = "DeviceData", partition_key = "{received_at:date}", row_key = "{clock}_{hrtime_nanos:unpadded}")]
+#[table(name = "DeviceData", partition_key = "{received_at:yyyyMMdd}", row_key = "{clock}_{hrtime_nanos:unpadded}")]
 struct DeviceMessage {
     /// When the function runs (moment.utc()).
     received_at: OffsetDateTime,

@@ -20,7 +20,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 #[derive(TableEntity)]
-#[table(name = "Logs", partition_key = "{logged_at:date}", row_key = "{id}")]
+#[table(name = "Logs", partition_key = "{logged_at:yyyyMMdd}", row_key = "{id}")]
 #[table(rename_all = "PascalCase")]
 struct LogTableEntity {
     /// `DateTime.UtcNow` when the logger was called; the original keeps only its day, in the

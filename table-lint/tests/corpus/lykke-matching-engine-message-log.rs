@@ -19,7 +19,7 @@ use time::OffsetDateTime;
 #[derive(TableEntity)]
 #[table(
     name = "BalanceUpdatesLog",
-    partition_key = "{logged_on:date}",
+    partition_key = "{logged_on:yyyyMMdd}",
     row_key = "{message_timestamp:iso}_{message_id}"
 )]
 #[table(rename_all = "camelCase")]

@@ -21,14 +21,12 @@ use time::OffsetDateTime;
 #[derive(TableEntity)]
 #[table(
     name = "MyApplicationLogs",
-    partition_key = "{year_month:06}",
+    partition_key = "{logged_at:yyyyMM}",
     row_key = "{logged_at:inverted_ticks}_{random_digits:03}"
 )]
 struct AzureLogTableEntity {
-    /// `utcNow.ToString("yyyyMM")`: year times 100 plus month, only in the key.
-    #[table(max = 999_912)]
-    year_month: u32,
-    /// `DateTime.UtcNow` at the moment the entity is built, only in the key.
+    /// `DateTime.UtcNow` at the moment the entity is built, only in the keys: its month
+    /// (`ToString("yyyyMM")`) and its inverted ticks.
     logged_at: OffsetDateTime,
     /// `Random.Next(0, 1000)` of a per-thread Random, written `000`.
     #[table(max = 999)]

@@ -21,15 +21,13 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 #[derive(TableEntity)]
-#[table(name = "TimeoutDataTableName", partition_key = "{state_address}", row_key = "{empty_row_key}")]
-#[table(index(name = "by_due_hour", partition_key = "{time:hour}", row_key = "{state_address}", eventual))]
+#[table(name = "TimeoutDataTableName", partition_key = "{state_address}", row_key = "")]
+#[table(index(name = "by_due_hour", partition_key = "{time:yyyyMMddHH}", row_key = "{state_address}", eventual))]
 #[table(index(name = "by_saga", partition_key = "{saga_id}", row_key = "{state_address}", eventual))]
 #[table(rename_all = "PascalCase")]
 struct TimeoutDataEntity {
     /// The message id header, or 40 hex digits of SHA-1 when there is none.
     state_address: String,
-    /// Always `""` on the main row: the grammar has no empty template.
-    empty_row_key: String,
     /// When the timeout is due.
     time: OffsetDateTime,
     saga_id: Uuid,
@@ -41,13 +39,12 @@ struct TimeoutDataEntity {
 }
 
 #[derive(TableEntity)]
-#[table(name = "TimeoutManagerDataTable", partition_key = "{endpoint_name}_{instance}", row_key = "{empty_row_key}")]
+#[table(name = "TimeoutManagerDataTable", partition_key = "{endpoint_name}_{instance}", row_key = "")]
 #[table(rename_all = "PascalCase")]
 struct TimeoutManagerDataEntity {
     endpoint_name: String,
     /// The role instance id, or the machine name outside a cloud service.
     instance: String,
-    empty_row_key: String,
     last_successfull_read: OffsetDateTime,
 }
 
