@@ -116,6 +116,10 @@ pub struct FilterSite {
     /// bound empty and added to, a list of strings joined): the filter is then `built`, its
     /// start and end those of the first piece.
     pub pieces: bool,
+    /// Whether the literal is what a function of the file returns, and the query is given
+    /// that function's result (`.filter(by_owner(id))`, or a name bound to it): the site is
+    /// the literal in the function, the tables those named around the first such query.
+    pub returned: bool,
     /// Whether this is `Query::all()`: every entity of the table.
     pub all: bool,
     /// The tables the code around the query names.
@@ -267,8 +271,10 @@ fn walk_file(
         terms: FxHashMap::default(),
         joins: FxHashMap::default(),
         tables: FxHashMap::default(),
+        returns: FxHashMap::default(),
         inputs,
     };
+    visitor.returns();
     visitor.bindings();
     visitor.walk();
     Ok((visitor.scan, visitor.inputs))
@@ -452,6 +458,11 @@ struct Visitor<'s> {
     /// Names bound to a typed table (`let t = Table::<_, Employee>::new(…)`, a parameter
     /// `t: &Table<B, Employee>`): the design's struct name.
     tables: FxHashMap<&'s str, &'s str>,
+    /// Functions of the file that return one string: a literal or a `format!` of one as the
+    /// body's last expression (`fn by_owner(id: &str) -> String { format!("PartitionKey eq
+    /// '{id}'") }`): that literal's token and whether it is a `format!`'s. `None` for a name
+    /// that more than one function of the file takes, whose caller can't be told apart.
+    returns: FxHashMap<&'s str, Option<(usize, bool)>>,
     /// When set, the derived structs are kept here as syn read them, for the views, rather
     /// than read as designs.
     inputs: Option<Vec<syn::DeriveInput>>,
@@ -935,6 +946,10 @@ impl<'s> Visitor<'s> {
         let (start, end) = self
             .lines
             .positions(token.start as usize, token.end as usize);
+        let returned = self
+            .returns
+            .values()
+            .any(|r| matches!(r, Some((l, _)) if *l == lit));
         self.scan.filters.push(FilterSite {
             text: filled.text,
             start,
@@ -944,6 +959,7 @@ impl<'s> Visitor<'s> {
             joined,
             built,
             pieces,
+            returned,
             all: false,
             tables,
             deletes,
@@ -1095,6 +1111,47 @@ impl<'s> Visitor<'s> {
         any.then_some(filled.text)
     }
 
+    /// Finds the functions of the file that return one string (see [`Visitor::returns`]).
+    fn returns(&mut self) {
+        let t = self.toks;
+        let n = t.tokens.len();
+        for i in 0..n {
+            if !t.is_ident(i, n, "fn") {
+                continue;
+            }
+            let Some(name) = t.ident(i + 1, n) else {
+                continue;
+            };
+            // The body: the first brace group after the name, the signature's groups skipped
+            // (a trait's `fn f();` has none before its `;`).
+            let Some((open, close)) = t
+                .siblings(i + 2, n)
+                .take_while(|&j| !t.is_punct(j, n, b';'))
+                .find_map(|j| match t.group(j, n) {
+                    Some((Delimiter::Brace, close)) => Some((j, close)),
+                    _ => None,
+                })
+            else {
+                continue;
+            };
+            // The last expression: what follows the body's last `;` at its own level.
+            let tail = t
+                .siblings(open + 1, close)
+                .filter(|&j| t.is_punct(j, close, b';'))
+                .last()
+                .map_or(open + 1, |j| j + 1);
+            let value = if t.is_ident(tail, close, "return") {
+                None
+            } else {
+                whole_string_value(t, tail, close)
+            };
+            self.returns
+                .entry(name)
+                .and_modify(|seen| *seen = None)
+                .or_insert(value);
+        }
+    }
+
     /// The first pass over the file: names bound to strings and to typed tables, what
     /// statements add to those strings, enums of unit variants, and whether it inserts. Every
     /// identifier is looked at, at any depth, with the tokens after it on its level.
@@ -1123,7 +1180,12 @@ impl<'s> Visitor<'s> {
             if (word == "let" || word == "const" || word == "static")
                 && let Some((name, value, value_end)) = bound_value(t, i + 1, n)
             {
-                let bound = bound(t, value, value_end);
+                let bound = match bound(t, value, value_end) {
+                    Bound::Other => self
+                        .returned_string(value, value_end)
+                        .map_or(Bound::Other, |(lit, format)| Bound::Literal(lit, format)),
+                    bound => bound,
+                };
                 self.strings.entry(name).or_default().push(Binding {
                     from: if word == "let" { i } else { block_start },
                     to: block_end,
@@ -1269,6 +1331,7 @@ impl<'s> Visitor<'s> {
                         joined: None,
                         built: None,
                         pieces: false,
+                        returned: false,
                         all: true,
                         tables,
                         deletes,
@@ -1307,6 +1370,15 @@ impl<'s> Visitor<'s> {
             .find(|&j| t.is_punct(j, end, b','))
             .unwrap_or(end);
         if let Some((lit, format)) = string_value(t, start, end) {
+            return Some(Argument {
+                lit,
+                format,
+                built: None,
+                pieces: false,
+            });
+        }
+        // A call of a function of the file that returns the filter: its literal.
+        if let Some((lit, format)) = self.returned_string(start, end) {
             return Some(Argument {
                 lit,
                 format,
@@ -1354,6 +1426,28 @@ impl<'s> Visitor<'s> {
             built: Some((built.text, built.open)),
             pieces: true,
         })
+    }
+
+    /// The string a call of one of the file's functions returns, when the tokens `start..end`
+    /// are that call alone, with conversions after it at most (`by_owner(id)`,
+    /// `&Self::by_owner(id)`, `self.by_owner(id).as_str()`): the literal's token, and whether
+    /// it is a `format!`'s (see [`Visitor::returns`]).
+    fn returned_string(&self, start: usize, end: usize) -> Option<(usize, bool)> {
+        let t = self.toks;
+        let mut at = t.skip_refs(start, end);
+        if (t.is_ident(at, end, "Self") && path_sep(t, at + 1, end))
+            || (t.is_ident(at, end, "self") && t.is_punct(at + 1, end, b'.'))
+        {
+            at += if t.is_ident(at, end, "Self") { 3 } else { 2 };
+        }
+        let name = t.ident(at, end)?;
+        let (Delimiter::Parenthesis, close) = t.group(at + 1, end)? else {
+            return None;
+        };
+        if !only_conversions(t, close + 1, end) {
+            return None;
+        }
+        *self.returns.get(name)?
     }
 
     /// The binding of `name` that the token `at` sees: the last one whose block holds it.
@@ -2554,6 +2648,63 @@ mod tests {
         }
     }
 
+    /// A filter a function of the file returns (a literal or a `format!` as its body's last
+    /// expression) is read where the query is given the call, or a name bound to it; the site
+    /// is the literal in the function. A name two functions take, a function that returns
+    /// anything else, and a call with more after it are not read.
+    #[test]
+    fn a_filter_returned_by_a_function_of_the_file_is_read() {
+        let found = |source: &str| filters(source);
+        let helper = r#"fn by_owner(owner: &str) -> String { format!("PartitionKey eq '{}' and Done eq false", owner) }"#;
+        for call in [
+            "client.query().filter(by_owner(o))",
+            "t.query(&Query::filter(&by_owner(o)))",
+            "t.query(&Query::filter(by_owner(o).as_str()))",
+            "let f = by_owner(o); t.query(&Query::filter(&f))",
+        ] {
+            let source = format!("{helper}\nfn run(t: &Table<B, Task>) {{ {call}; }}");
+            let found = found(&source);
+            assert_eq!(found.len(), 1, "{call}");
+            assert_eq!(
+                found[0].text, "PartitionKey eq 'x' and Done eq false",
+                "{call}"
+            );
+            assert!(found[0].returned, "{call}");
+            assert_eq!(
+                found[0].start.line, 1,
+                "{call}: the site is the function's literal"
+            );
+            if !call.starts_with("client") {
+                assert_eq!(
+                    found[0].tables.len(),
+                    1,
+                    "{call}: the table named around the query"
+                );
+            }
+        }
+        // Methods, through `Self::` and `self.`, and a literal returned as it is.
+        let method = r#"impl Repo {
+            fn open(&self) -> &'static str { "Status eq 'open'" }
+            fn list(&self) { self.client.query().filter(self.open()); }
+            fn again(&self) { self.client.query().filter(Self::open(self)); }
+        }"#;
+        let found_here = found(method);
+        assert_eq!(found_here.len(), 1, "one literal, one site");
+        assert_eq!(found_here[0].text, "Status eq 'open'");
+        for unread in [
+            // Two functions of one name: which one is called is not known.
+            r#"fn f() -> String { "A eq 1".into() } mod m { fn f() -> String { "B eq 2".into() } } fn g() { Query::filter(&f()); }"#,
+            // A function whose last expression is no string.
+            r#"fn f() -> String { let s = "A eq 1"; s.repeat(2) } fn g() { Query::filter(&f()); }"#,
+            // A call with more after it.
+            r#"fn f() -> String { "A eq 1".into() } fn g() { Query::filter(&(f() + " and B eq 2")); }"#,
+            // A function that returns early.
+            r#"fn f() -> String { return "A eq 1".into(); } fn g() { Query::filter(&f()); }"#,
+        ] {
+            assert!(found(unread).is_empty(), "{unread}");
+        }
+    }
+
     /// A placeholder outside quotes filled from terms joined with `or` or `and` is written as
     /// two terms: by position, by name, captured, inline or through bindings; a separator that
     /// is no filter operator, or terms from more than one `format!`, leave it open.
@@ -2791,8 +2942,9 @@ mod tests {
             Ok(found) => found,
         };
         let mut out = entity_lines(&found.entities);
-        // Filters made of pieces are newer than the scanner of before, which has none.
-        for f in found.filters.iter().filter(|f| !f.pieces) {
+        // Filters made of pieces, and filters a function returns, are newer than the scanner
+        // of before, which has neither.
+        for f in found.filters.iter().filter(|f| !f.pieces && !f.returned) {
             out.push(format!(
                 "filter {:?} at {}:{}-{}:{} templated {} open {} all {} tables {:?} deletes {} limited {} unit {}",
                 f.text,
