@@ -18,7 +18,9 @@ pub static RULE: Rule = Rule {
 A query that the same block follows with deletes (a call named `delete…`), when the query looks
 for entities older than a time (`Timestamp lt datetime'…'`, a property compared `lt`/`le` with
 a `datetime` literal or holding a time in the design, or compared with a number where its name
-says it holds a time (`ttl_int lt 1700000000000`, `ExpiresOn le 638…`), or a RowKey or
+says it holds a time (`ttl_int lt 1700000000000`, `ExpiresOn le 638…`), or with text where its
+name says it holds a time or the text starts with a date (an instant stored as ISO 8601 text,
+`DispatchedAt lt '2024-05-01T00:00:00Z'`), or a RowKey or
 PartitionKey compared `lt`/`le` where the design's key starts with an ascending time, an integer
 count since an epoch such as `at_ms` included) without fixing a partition, or is `Query::all()`.
 A query whose filter is fixed text, with no value of the caller's in it, that tests a property
@@ -114,10 +116,30 @@ fn older_than(ctx: &FilterContext<'_>, e: &Expr) -> Option<String> {
                 literal,
                 Value::Int32(_) | Value::Int64(_) | Value::Double(_)
             ) && names_a_time(&name);
-            (time_literal || time_property || numeric_time).then(|| format!("`{name}`"))
+            // An instant kept as text (`ToString("O")`, ISO 8601 sorts as time) compared with
+            // text: a time by the property's name, or by the literal's own shape.
+            let text_time = matches!(
+                literal,
+                Value::String(text) if names_a_time(&name) || starts_with_a_date(text)
+            );
+            (time_literal || time_property || numeric_time || text_time)
+                .then(|| format!("`{name}`"))
         }
         _ => None,
     }
+}
+
+/// Whether `text` starts with an ISO 8601 date, `2024-05-01`.
+fn starts_with_a_date(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.len() >= 10
+        && b[..10].iter().enumerate().all(|(i, c)| {
+            if i == 4 || i == 7 {
+                *c == b'-'
+            } else {
+                c.is_ascii_digit()
+            }
+        })
 }
 
 /// Whether a property's name says it holds the time work falls due (`ExecuteTime`, `due_at`,
@@ -268,6 +290,10 @@ mod tests {
         };
         assert_eq!(found("gc eq true and ttl_int lt {}"), 1);
         assert_eq!(found("hits lt {}"), 0);
+        // An instant kept as ISO 8601 text: a time by its name, or by the literal's shape.
+        assert_eq!(found("segment eq 'done' and ttl_int lt '{}'"), 1);
+        assert_eq!(found("hits lt '2024-05-01' and segment eq '{}'"), 1);
+        assert_eq!(found("hits lt '{}'"), 0);
         use super::names_a_time;
         assert!(names_a_time("expiresOn") && names_a_time("created_at") && names_a_time("TTL"));
         assert!(!names_a_time("hits") && !names_a_time("attempts") && !names_a_time("count"));
