@@ -2,6 +2,8 @@
 //! the derive writes for random values is in its template's key space, and a string near such
 //! a key (one character changed, dropped or doubled) is in the key space exactly when the
 //! derive's own parser reads it back into values that the derive writes as that same string.
+//! The templates hold every kind of segment: compact and ISO time buckets, and fixed-width
+//! segments side by side with no separator.
 
 // The derive's point query takes every key field as an argument: fourteen here.
 #![allow(clippy::too_many_arguments)]
@@ -18,7 +20,7 @@ mod compiled_and_read;
 
 compiled_and_read! { SOURCE;
     #[derive(Debug, Clone, PartialEq, TableEntity)]
-    #[table(name = "Keys", partition_key = "{tenant}_{day:date}~{hour:hour}", row_key = "{a:06}_{b}.{c}_{j:unpadded}:{k:unpadded}_{d:ticks}_{e:inverted_ticks}_{f}_{g:escaped}__{h}_{i}")]
+    #[table(name = "Keys", partition_key = "{tenant}_{day:yyyyMMdd}~{hour:hour}", row_key = "{a:06}{b}.{c}_{j:unpadded}:{k:unpadded}_{d:ticks}{e:inverted_ticks}{f}_{g:escaped}__{h}_{i}")]
     struct Sample {
         #[table(max_len = 8)]
         tenant: String,

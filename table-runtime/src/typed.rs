@@ -336,8 +336,10 @@
 //!
 //! # Checks
 //!
-//! Invalid designs do not compile: unknown fields, types keys can't hold, placeholders with no
-//! literal between them, forbidden characters in literals, a width that can't hold a declared
+//! Invalid designs do not compile: unknown fields, types keys can't hold, a placeholder of no
+//! fixed width (a string, an unpadded number, a type of your own) followed by another with no
+//! literal between them (a padded integer, ticks, a time bucket or a GUID may be followed
+//! directly: `{at:inverted_ticks}{seq:03}`), forbidden characters in literals, a width that can't hold a declared
 //! `max`, `:escaped` on a non-string, `:unpadded` on a non-integer or before a literal that
 //! starts with a digit, duplicate or colliding indexes, empty templates, a
 //! projection whose fields the design does not have.

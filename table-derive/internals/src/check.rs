@@ -76,7 +76,7 @@ impl ProblemKind {
                 "write the key's literal text without `/`, `\\`, `#`, `?` or control characters; `_` and `-` separate segments safely"
             }
             ProblemKind::AdjacentPlaceholders => {
-                "put a literal separator between the placeholders (`{a}_{b}`) so the key can be parsed back"
+                "put a literal separator after a placeholder of no fixed width (`{name}_{id}`) so the key can be parsed back; a padded integer, ticks, a time bucket or a GUID may be followed directly"
             }
             ProblemKind::RepeatedPlaceholder => {
                 "name each field once in a key: the key splits back into one value per field"
@@ -306,7 +306,7 @@ ProblemKind::ReservedProperty,
 }
 
 fn check_key(design: &Design, key: &Key, errors: &mut Problems) {
-    let mut previous_placeholder: Option<&str> = None;
+    let mut previous_placeholder: Option<(&str, SegmentFormat)> = None;
     let mut named: Vec<&str> = Vec::new();
     let parts = &key.template.parts;
     for (i, part) in parts.iter().enumerate() {
@@ -344,17 +344,28 @@ fn check_key(design: &Design, key: &Key, errors: &mut Problems) {
                 }
             }
             Part::Placeholder { field, format } => {
-                if let Some(before) = previous_placeholder {
+                // A segment of fixed width (a padded integer, ticks, an instant, a time bucket,
+                // a GUID) ends where its width does: the next one may follow it directly, as
+                // .NET code writes `{ticks:D19}{random:D3}`.
+                let fixed = |name: &str, format: SegmentFormat| {
+                    design
+                        .field(name)
+                        .and_then(|f| crate::keyspace::Language::of_field(f, format).ok())
+                        .is_some_and(|l| l.fixed_width().is_some())
+                };
+                if let Some((before, before_format)) = previous_placeholder
+                    && !fixed(before, before_format)
+                {
                     errors.in_key(
                         ProblemKind::AdjacentPlaceholders,
                         key,
                         format!(
-                            "`{{{before}}}` and `{{{field}}}` in key `{}` have no literal between them; put a separator between them so the key splits back into its fields",
+                            "`{{{before}}}` and `{{{field}}}` in key `{}` have no literal between them, and `{before}` has no fixed width; put a separator between them so the key splits back into its fields",
                             key.template.text,
                         ),
                     );
                 }
-                previous_placeholder = Some(field);
+                previous_placeholder = Some((field, *format));
                 if named.contains(&field.as_str()) {
                     // Reported once per field, however often it repeats.
                     if named.iter().filter(|n| **n == field.as_str()).count() == 1 {

@@ -4,6 +4,7 @@ use table_runtime::TableEntity;
 #[table(name = "Logs", partition_key = "{day}", row_key = "{id}{seq}")]
 struct LogLine {
     day: String,
-    id: u32,
+    #[table(max_len = 20)]
+    id: String,
     seq: u32,
 }
