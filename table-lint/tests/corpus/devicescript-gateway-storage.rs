@@ -45,17 +45,21 @@ struct Device {
 }
 
 #[derive(TableEntity)]
-#[table(name = "messagehooks4", partition_key = "main.{device_id}.{method}", row_key = "{hook_id}")]
-#[table(index(name = "by_partition", partition_key = "main", row_key = "{hook_id}"))]
+#[table(name = "messagehooks4", partition_key = "main.{device_id}.{method}", row_key = "{countdown:010}{nonce}")]
+#[table(index(name = "by_partition", partition_key = "main", row_key = "{countdown:010}{nonce}"))]
 struct MessageHook {
     /// The device id, or `_` for any device.
     #[table(rename = "deviceId")]
     device_id: String,
     /// The method name, or `_` for any method.
     method: String,
-    /// `uniqueKey()`: 10 digits then 12 random letters.
-    #[table(max_len = 22)]
-    hook_id: String,
+    /// `uniqueKey()`'s first part: `1e10` minus the seconds since the epoch, 10 digits
+    /// (newest first).
+    #[table(max = 9_999_999_999)]
+    countdown: u64,
+    /// `uniqueKey()`'s second part: 12 random letters.
+    #[table(max_len = 12)]
+    nonce: String,
     #[table(rename = "lookupKey")]
     lookup_key: String,
     url: String,

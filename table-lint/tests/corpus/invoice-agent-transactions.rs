@@ -21,15 +21,15 @@
 //! request, never deleted.
 
 use table_runtime::{Backend, IfMatch, Query, Table, TableEntity};
+use time::OffsetDateTime;
 
 #[derive(TableEntity)]
-#[table(name = "InvoiceTransactions", partition_key = "{year_month:06}", row_key = "{transaction_id}")]
+#[table(name = "InvoiceTransactions", partition_key = "{written_at:yyyyMM}", row_key = "{transaction_id}")]
 #[table(rename_all = "PascalCase")]
 struct InvoiceTransaction {
-    /// The year and month of the write as one number, `datetime.now(timezone.utc).strftime("%Y%m")`
-    /// (`202411`): six digits, validated between 2020 and 2100.
-    #[table(max = 210_012)]
-    year_month: u32,
+    /// When the row is written, `datetime.now(timezone.utc)`; the PartitionKey is its
+    /// `strftime("%Y%m")` (`202411`). The original keeps it only in the key.
+    written_at: OffsetDateTime,
     /// A ULID (26 characters, time-ordered).
     #[table(max_len = 26)]
     transaction_id: String,

@@ -31,7 +31,7 @@ struct MinuteCandleRow {
 }
 
 #[derive(TableEntity)]
-#[table(name = "BTCUSD1", partition_key = "{year:04}_{month:02}", row_key = "{day:02}")]
+#[table(name = "BTCUSD1", partition_key = "{year:04}{month:02}", row_key = "{day:02}")]
 struct HourCandleRow {
     #[table(max = 9999)]
     year: u16,

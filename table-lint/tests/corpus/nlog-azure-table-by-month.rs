@@ -22,7 +22,7 @@ use time::OffsetDateTime;
 #[table(
     name = "MyApplicationLogs",
     partition_key = "{logged_at:yyyyMM}",
-    row_key = "{logged_at:inverted_ticks}_{random_digits:03}"
+    row_key = "{logged_at:inverted_ticks}{random_digits:03}"
 )]
 struct AzureLogTableEntity {
     /// `DateTime.UtcNow` at the moment the entity is built, only in the keys: its month

@@ -16,14 +16,23 @@
 use table_runtime::{Backend, Table, TableEntity};
 
 #[derive(TableEntity)]
-#[table(name = "iuvstable", partition_key = "{organization_fiscal_code}", row_key = "{iuv:017}")]
+#[table(
+    name = "iuvstable",
+    partition_key = "{organization_fiscal_code}",
+    row_key = "{segregation_code:02}{created_at_ms:013}{check_digits:02}"
+)]
 struct GeneratedIuv {
     /// The creditor's fiscal code from the path (11 digits in practice).
     organization_fiscal_code: String,
-    /// Segregation code (2 digits) + epoch milliseconds (13) + check digits (2), one 17-digit
-    /// number.
-    #[table(max = 99_999_999_999_999_999)]
-    iuv: u64,
+    /// The segregation code of the request, two digits; kept only in the key.
+    #[table(max = 99)]
+    segregation_code: u8,
+    /// `Instant.now().toEpochMilli()` when the IUV is built (13 digits for current dates).
+    #[table(max = 9_999_999_999_999)]
+    created_at_ms: u64,
+    /// The mod-93 check pair over the digits before it.
+    #[table(max = 99)]
+    check_digits: u8,
 }
 
 /// generateIUV: insert until one does not conflict, at most five times.

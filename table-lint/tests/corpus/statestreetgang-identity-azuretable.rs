@@ -91,7 +91,7 @@ struct AzureTableUserRoles {
 #[table(
     name = "AspNetIdentityUserClaimStore",
     partition_key = "{user_id}Claims",
-    row_key = "{user_id}_{claim_hash:unpadded}"
+    row_key = "{user_id}{claim_hash:unpadded}"
 )]
 struct AzureTableClaim {
     /// The user's RowKey; only in the keys in the original.
