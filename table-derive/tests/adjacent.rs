@@ -3,10 +3,10 @@
 //! .NET code writes `$"{ticks:D19}{random:D3}"` or a payment notice number of three digit
 //! groups.
 
+use table_runtime::TableEntity;
 use table_runtime::time::OffsetDateTime;
 use table_runtime::time::macros::datetime;
 use table_runtime::uuid::Uuid;
-use table_runtime::TableEntity;
 
 /// NLog's RowKey: inverted ticks, then three random digits.
 #[derive(Debug, Clone, PartialEq, TableEntity)]
@@ -74,7 +74,11 @@ fn adjacent_fixed_width_segments_write_and_read_back() {
         notice
     );
     // Too short for its widths, or a group out of its bound: refused, never split elsewhere.
-    for bad in ["0117145576000004", "01171455760000042", "011714557600000420000"] {
+    for bad in [
+        "0117145576000004",
+        "01171455760000042",
+        "011714557600000420000",
+    ] {
         assert!(NoticeKey::parse("o", bad).is_err(), "{bad:?}");
     }
     assert!(LogLineKey::parse("202405", "25168789759999999991000").is_err());

@@ -5,6 +5,7 @@ use std::ops::Bound;
 use table_derive_internals::Design;
 use table_derive_internals::ast::{Key, TypeKind};
 use table_derive_internals::keyspace::KeySpace;
+use table_runtime::query::QueryClass;
 
 use super::keys::{self, KeyRole};
 use super::{Check, EntityContext, Finding, Level, Rule};
@@ -414,12 +415,25 @@ fn first_rows_read(
         format!("`{}`", read.filter)
     };
     let order = newest_first(design).unwrap_or_else(|| "a time or a padded number".to_owned());
+    // A read of one partition takes its first rows; any other takes the first partition's
+    // first rows, in key order too.
+    let one_partition = read.parsed.as_ref().is_some_and(|f| {
+        matches!(
+            f.plan().class,
+            QueryClass::PartitionScan | QueryClass::RangeQuery | QueryClass::PointQuery
+        )
+    });
+    let first = if one_partition {
+        "the first rows of a partition"
+    } else {
+        "the first rows in key order (by PartitionKey, then RowKey)"
+    };
     let (start, end) = keys::part_position(&design.row_key, at);
     out.push(Finding::at(
         start,
         end,
         format!(
-            "RowKey `{}` is the GUID `{field}`, and {what} with `.top(…)` reads the first rows of a partition: in GUID order they are a random sample, not the newest or the best",
+            "RowKey `{}` is the GUID `{field}`, and {what} with `.top(…)` reads {first}: in GUID order they are a random sample, not the newest or the best",
             design.row_key.template.text
         ),
         format!(
@@ -460,6 +474,40 @@ mod tests {
         );
         assert!(found("PartitionKey eq 's' and name ge 'b'").is_empty());
         assert!(found("PartitionKey eq 's' and version eq 5L").is_empty());
+    }
+
+    /// The first rows of a GUID-keyed read are a random sample: of one partition when the
+    /// read fixes one, in key order across partitions when it does not.
+    #[test]
+    fn the_first_rows_are_named_for_what_the_read_covers() {
+        let found = |filter: &str| {
+            let text = format!(
+                r#"
+                #[derive(TableEntity)]
+                #[table(name = "Revisions", partition_key = "{{stream}}", row_key = "{{id}}")]
+                struct Revision {{ stream: String, id: uuid::Uuid, name: String }}
+                async fn read<B: Backend>(events: &Table<'_, B, Revision>) {{
+                    let _ = events.query_page(&Query::filter("{filter}").unwrap().top(10), None).await;
+                }}
+                "#
+            );
+            super::super::findings_of("TK004", &text)
+                .into_iter()
+                .map(|d| d.message)
+                .collect::<Vec<_>>()
+        };
+        let partition = found("PartitionKey eq 's' and name eq 'x'");
+        assert_eq!(partition.len(), 1, "{partition:?}");
+        assert!(
+            partition[0].contains("the first rows of a partition"),
+            "{partition:?}"
+        );
+        let table = found("name eq 'x'");
+        assert_eq!(table.len(), 1, "{table:?}");
+        assert!(
+            table[0].contains("the first rows in key order (by PartitionKey, then RowKey)"),
+            "{table:?}"
+        );
     }
 
     /// An index copy led by a GUID of its own finds rows by that GUID, ordered within it by
