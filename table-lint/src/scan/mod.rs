@@ -984,11 +984,18 @@ impl<'s> Visitor<'s> {
             limited |= mentions_top(t, start, end);
             if f.delimiter == Some(Delimiter::Brace) || f.parent.is_none() {
                 if let Some(name) = let_binding(t, start, end) {
+                    // The later statements tell the table only when the query's own statement
+                    // does not name a design: `let page = ops.query(…)` runs on `ops`, whatever
+                    // a loop over `page` reads next. (A literal there may be a property's name,
+                    // `select(["RowKey"])`, rather than a table's.)
+                    let shown = tables.iter().any(|h| matches!(h, TableHint::Design(_)));
                     let mut from = end;
                     while from < f.end {
                         let (_, stop) = statement_bounds(t, f.start, f.end, from);
                         if mentions(t, from, stop, name) {
-                            self.hints(from, stop, &mut tables);
+                            if !shown {
+                                self.hints(from, stop, &mut tables);
+                            }
                             limited |= mentions_top(t, from, stop);
                         }
                         from = if stop > from { stop } else { t.next(from) };
@@ -2646,6 +2653,24 @@ mod tests {
         ] {
             same_as_before(source);
         }
+    }
+
+    /// The table a query runs on is the one its own statement names; later statements that use
+    /// what it bound (a loop over the page that reads another table) tell it only when the
+    /// statement names none.
+    #[test]
+    fn the_query_statement_names_its_table_before_later_statements_do() {
+        let found = filters(
+            r#"async fn work(ops: &Table<B, Op>, tenants: &Table<B, Tenant>) {
+                let page = ops.query_page(&Query::all(), None).await.unwrap();
+                for op in page.items { let _ = tenants.get(&op.key()).await; }
+                let q = Query::filter("Done eq true").unwrap();
+                let _ = tenants.query_page(&q, None).await;
+            }"#,
+        );
+        assert_eq!(found.len(), 2);
+        assert_eq!(found[0].tables, vec![TableHint::Design("Op".into())]);
+        assert_eq!(found[1].tables, vec![TableHint::Design("Tenant".into())]);
     }
 
     /// A filter a function of the file returns (a literal or a `format!` as its body's last

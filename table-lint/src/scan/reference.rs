@@ -160,12 +160,15 @@ impl Visitor {
             limited |= mentions_top(&f.tokens[start..end]);
             if f.delimiter == Some(Delimiter::Brace) || f.parent.is_none() {
                 if let Some(name) = let_binding(&f.tokens[start..end]) {
+                    let shown = tables.iter().any(|h| matches!(h, TableHint::Design(_)));
                     let mut from = end;
                     while from < f.tokens.len() {
                         let (_, stop) = statement_bounds(f.tokens, from);
                         let statement = &f.tokens[from..stop];
                         if mentions(statement, &name) {
-                            self.hints(statement, &mut tables);
+                            if !shown {
+                                self.hints(statement, &mut tables);
+                            }
                             limited |= mentions_top(statement);
                         }
                         from = stop.max(from + 1);
