@@ -108,8 +108,8 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
             properties.join(", "),
             design.partition_key
         ),
-        match ctx.generated_query() {
-            Some((call, class)) => format!("`{call}` answers this as a {class}"),
+        match ctx.generated_query_help() {
+            Some(help) => help,
             None => format!(
                 "compute `{bucket}` from the value you look up and add `PartitionKey eq` for it, or keep an index copy of `{}` partitioned by {}",
                 design.ident,

@@ -382,29 +382,41 @@ impl FilterContext<'_> {
         out
     }
 
-    /// The best generated query of a design of the queried table that answers what this filter
-    /// fixes: `Employee::by_email_point_query(department, email)`, with its class. A query
-    /// whose every argument the filter fixes comes first, then one that needs only the
-    /// partition's fields besides; point queries before ranges before partition scans.
-    pub fn generated_query(&self) -> Option<(String, &'static str)> {
-        self.best_generated_query()
-            .map(|(_, call, class, _)| (call, class))
+    /// Help that names the best generated query of a design of the queried table that answers
+    /// what this filter fixes (`Employee::by_email_point_query(department, email)`) and its
+    /// class: a query whose every argument the filter fixes comes first, then one that needs
+    /// only the partition's fields besides; point queries before ranges before partition scans.
+    /// When the query takes arguments the filter does not give, the help says which:
+    /// `partition_query(user_id, conversation_id)` answers a filter of `userId` only once
+    /// `conversation_id` is known too.
+    pub fn generated_query_help(&self) -> Option<String> {
+        let (_, call, class, missing) = self.best_generated_query()?;
+        Some(if missing.is_empty() {
+            format!("`{call}` answers this as a {class}")
+        } else {
+            let missing: Vec<String> = missing.iter().map(|m| format!("`{m}`")).collect();
+            format!(
+                "`{call}` answers this as a {class} when {} {} known too, which this filter does not give; otherwise keep an index copy keyed by what you search for",
+                missing.join(" and "),
+                if missing.len() == 1 { "is" } else { "are" }
+            )
+        })
     }
 
     /// The generated query of [`Self::generated_query`] when the filter fixes every argument it
     /// takes (a partition's fields by `PartitionKey eq`): the same rows, asked by key.
     pub fn complete_generated_query(&self) -> Option<(String, &'static str)> {
         self.best_generated_query()
-            .filter(|(_, _, _, missing)| *missing == 0)
+            .filter(|(_, _, _, missing)| missing.is_empty())
             .map(|(_, call, class, _)| (call, class))
     }
 
     /// The best generated query: its rank, call, class and how many arguments the filter
     /// leaves unknown.
-    fn best_generated_query(&self) -> Option<(usize, String, &'static str, usize)> {
+    fn best_generated_query(&self) -> Option<(usize, String, &'static str, Vec<String>)> {
         let fixed = self.equalities();
         let partition_fixed = self.plan.partitions.single().is_some();
-        let mut best: Option<(usize, String, &'static str, usize)> = None;
+        let mut best: Option<(usize, String, &'static str, Vec<String>)> = None;
         for design in self.tables {
             let known: Vec<&str> = fixed
                 .iter()
@@ -438,7 +450,7 @@ impl FilterContext<'_> {
                         rank,
                         format!("{}::{}({})", design.ident, spec.method, needs.join(", ")),
                         spec.class,
-                        missing.len(),
+                        missing.iter().map(|m| (*m).to_owned()).collect(),
                     ));
                 }
             }

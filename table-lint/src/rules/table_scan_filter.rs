@@ -215,8 +215,8 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
             ctx.filter.text
         )
     };
-    let help = match (ctx.generated_query(), ctx.tables.first()) {
-        (Some((call, class)), _) => format!("`{call}` answers this as a {class}"),
+    let help = match (ctx.generated_query_help(), ctx.tables.first()) {
+        (Some(help), _) => help,
         (None, Some(d)) if !d.partition_fields.is_empty() => format!(
             "read one partition at a time with `{}::partition_query({})`, or keep an index copy keyed by what you search for",
             d.ident,
@@ -396,6 +396,38 @@ mod tests {
 
     /// The message says whether the filter leaves PartitionKey out or tests it in a way that
     /// limits nothing.
+    /// The help names the generated query that answers the filter, and the arguments it needs
+    /// that the filter does not give.
+    #[test]
+    fn the_help_names_what_a_generated_query_still_needs() {
+        let help = |filter: &str| {
+            let text = format!(
+                r#"
+                #[derive(TableEntity)]
+                #[table(name = "Chats", partition_key = "{{user_id}}_{{chat_id}}", row_key = "{{id}}")]
+                struct Message {{ user_id: String, chat_id: String, id: Uuid }}
+                async fn read<B: Backend>(t: &Table<'_, B, Message>) {{
+                    let _ = t.query_page(&Query::filter("{filter}").unwrap(), None).await;
+                }}
+                "#
+            );
+            super::super::findings_of("TK101", &text)[0]
+                .help
+                .clone()
+                .unwrap_or_default()
+        };
+        let partial = help("user_id eq 'a'");
+        assert!(
+            partial.contains("`Message::partition_query(user_id, chat_id)` answers this as a partition scan when `chat_id` is known too"),
+            "{partial}"
+        );
+        let whole = help("user_id eq 'a' and chat_id eq 'b'");
+        assert!(
+            whole.ends_with("answers this as a partition scan"),
+            "{whole}"
+        );
+    }
+
     #[test]
     fn the_message_tells_a_missing_partition_key_from_one_that_limits_nothing() {
         let missing = tk101("Name eq 'a'");
