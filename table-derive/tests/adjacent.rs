@@ -83,3 +83,31 @@ fn adjacent_fixed_width_segments_write_and_read_back() {
     }
     assert!(LogLineKey::parse("202405", "25168789759999999991000").is_err());
 }
+
+/// Past a type's own width, a padded segment only adds leading zeros: the 30-digit versions of
+/// an event store configured with `D30`.
+#[derive(Debug, Clone, PartialEq, TableEntity)]
+#[table(
+    name = "Events",
+    partition_key = "{stream}",
+    row_key = "e_{version:030}"
+)]
+struct Event {
+    stream: String,
+    #[table(as_string)]
+    version: u64,
+}
+
+#[test]
+fn widths_past_the_type_pad_with_zeros() {
+    let e = Event {
+        stream: "s".into(),
+        version: u64::MAX,
+    };
+    let rk = e.row_key().unwrap();
+    assert_eq!(rk, format!("e_{:030}", u64::MAX));
+    assert_eq!(EventKey::parse("s", &rk).unwrap(), e.key());
+    assert_eq!(Event::from_entity(&e.to_entity().unwrap()).unwrap(), e);
+    assert!(EventKey::parse("s", &format!("e_{:030}", 1u128 << 64)).is_err());
+    assert!(EventKey::parse("s", "e_42").is_err());
+}

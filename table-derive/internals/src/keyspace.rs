@@ -265,7 +265,8 @@ fn integer_width(bits: u32) -> usize {
 
 /// The largest value `width` digits spell.
 fn all_digits(width: usize) -> u128 {
-    // Widths are 1 to 20 digits (the template parser refuses others); 10^39 overflows u128.
+    // Widths are 1 to `template::MAX_WIDTH` (38) digits, as the template parser allows;
+    // 10^39 overflows u128.
     10u128.pow(width.min(38) as u32) - 1
 }
 

@@ -220,6 +220,9 @@ impl fmt::Display for Template {
     }
 }
 
+/// The widest zero-padded integer segment, in digits.
+pub const MAX_WIDTH: usize = 38;
+
 /// A template that could not be parsed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TemplateError(pub String);
@@ -250,9 +253,11 @@ fn parse_format(field: &str, spec: &str) -> Result<SegmentFormat, TemplateError>
             let width: usize = digits.parse().map_err(|_| {
                 TemplateError(format!("the width in `{{{field}:{spec}}}` is too large"))
             })?;
-            if !(1..=20).contains(&width) {
+            // Past the 20 digits of a u64, a width only adds leading zeros, as keys padded to
+            // a configured width (`D30`) have; 38 digits is as far as the key-space model counts.
+            if !(1..=MAX_WIDTH).contains(&width) {
                 return Err(TemplateError(format!(
-                    "the width in `{{{field}:{spec}}}` must be between 1 and 20 digits"
+                    "the width in `{{{field}:{spec}}}` must be between 1 and {MAX_WIDTH} digits"
                 )));
             }
             SegmentFormat::Width(width)
@@ -398,7 +403,15 @@ mod tests {
             assert_eq!(t.canonical(), format!("p_{{at:{spec}}}"));
             assert!(SegmentFormat::Bucket(bucket).is_time());
         }
-        assert!(err("{id:0}").contains("between 1 and 20"));
+        assert!(err("{id:0}").contains("between 1 and 38"));
+        assert!(err("{id:039}").contains("between 1 and 38"));
+        assert_eq!(
+            parse("{id:030}").unwrap().parts[0],
+            Part::Placeholder {
+                field: "id".into(),
+                format: SegmentFormat::Width(30)
+            }
+        );
         assert!(err("{a-b}").contains("does not name a field"));
         assert!(err("{id:wide}").contains("`unpadded`"));
     }

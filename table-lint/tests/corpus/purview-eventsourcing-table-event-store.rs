@@ -37,7 +37,7 @@ struct StreamVersionEntity {
 }
 
 #[derive(TableEntity)]
-#[table(name = "EventStoreOrder", partition_key = "{aggregate_id}", row_key = "e_0000000000{aggregate_version:020}")]
+#[table(name = "EventStoreOrder", partition_key = "{aggregate_id}", row_key = "e_{aggregate_version:030}")]
 #[table(rename_all = "PascalCase")]
 struct EventEntity {
     aggregate_id: String,
