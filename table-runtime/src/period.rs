@@ -283,7 +283,7 @@ impl PeriodTables {
             return None;
         }
         let (base, digits) = name.split_at(self.base.len());
-        if !base.eq_ignore_ascii_case(&self.base) || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        if !base.eq_ignore_ascii_case(&self.base) {
             return None;
         }
         let start = Bucket::new(self.granularity, true)

@@ -1147,11 +1147,8 @@ impl<'s> Visitor<'s> {
                 .filter(|&j| t.is_punct(j, close, b';'))
                 .last()
                 .map_or(open + 1, |j| j + 1);
-            let value = if t.is_ident(tail, close, "return") {
-                None
-            } else {
-                whole_string_value(t, tail, close)
-            };
+            // `return "…"` is no string value: an early return is not read.
+            let value = whole_string_value(t, tail, close);
             self.returns
                 .entry(name)
                 .and_modify(|seen| *seen = None)
@@ -1442,10 +1439,10 @@ impl<'s> Visitor<'s> {
     fn returned_string(&self, start: usize, end: usize) -> Option<(usize, bool)> {
         let t = self.toks;
         let mut at = t.skip_refs(start, end);
-        if (t.is_ident(at, end, "Self") && path_sep(t, at + 1, end))
-            || (t.is_ident(at, end, "self") && t.is_punct(at + 1, end, b'.'))
-        {
-            at += if t.is_ident(at, end, "Self") { 3 } else { 2 };
+        if t.is_ident(at, end, "Self") && path_sep(t, at + 1, end) {
+            at += 3;
+        } else if t.is_ident(at, end, "self") && t.is_punct(at + 1, end, b'.') {
+            at += 2;
         }
         let name = t.ident(at, end)?;
         let (Delimiter::Parenthesis, close) = t.group(at + 1, end)? else {
