@@ -22,8 +22,8 @@ use uuid::Uuid;
 #[table(name = "chats", partition_key = "chatr", row_key = "{id}")]
 #[table(rename_all = "camelCase")]
 struct ChatEntity {
-    /// The chat's id, `utils.uuidv4()` in the browser.
-    #[table(skip)]
+    /// The chat's id, `utils.uuidv4()` in the browser; the derive also stores it as a property,
+    /// which the original does not.
     id: Uuid,
     /// `JSON.stringify(chat)`: `{ id, name, members: { userId: { userId, userName } }, owner }`.
     data: String,
@@ -33,8 +33,8 @@ struct ChatEntity {
 #[table(name = "users", partition_key = "chatr", row_key = "{id}")]
 #[table(rename_all = "camelCase")]
 struct UserEntity {
-    /// The Static Web Apps principal id (`ce-userid` on Web PubSub events).
-    #[table(skip)]
+    /// The Static Web Apps principal id (`ce-userid` on Web PubSub events); stored as a property
+    /// too by the derive, not by the original.
     #[table(max_len = 128)]
     id: String,
     user_name: String,
