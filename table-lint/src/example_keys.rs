@@ -15,7 +15,8 @@ use table_runtime::design::{SampleBounds, SampleValue};
 use table_runtime::key::encode::{Bucket, Granularity, KeyEncodingError};
 use table_runtime::key::segment::{
     Follows, KeySegment, PaddedInteger, TimeFormat, TimeSegment, UnpaddedInteger, check_max,
-    push_escaped_segment, push_verbatim,
+    expect_end, expect_literal, parse_escaped_segment, parse_verbatim, push_escaped_segment,
+    push_verbatim,
 };
 use table_runtime::typed::support::{check_max_len, key_error};
 use table_runtime::uuid::Uuid;
@@ -169,6 +170,111 @@ fn push_value(
         (kind, _, value) => Err(to_key_error(KeyEncodingError(format!(
             "the linter can't write {value:?} as a `{kind:?}` segment"
         )))),
+    }
+}
+
+/// Reads the fields of a key back, as the generated `parse` does: each literal expected in
+/// turn, each placeholder read from the front of what is left by the runtime's impls, nothing
+/// left at the end. The other way of [`write_key`], for `key_only` fields that only the keys
+/// hold; a field of a type of the user's own can't be read and is an error.
+pub fn read_key<'d>(
+    design: &'d Design,
+    key: &Key,
+    label: &str,
+    text: &str,
+) -> Result<Vec<(&'d Field, KeyValue)>, ConversionError> {
+    let to_key_error = |e| key_error(label, e);
+    let parts = &key.template.parts;
+    let mut rest = text;
+    let mut out = Vec::new();
+    for (i, part) in parts.iter().enumerate() {
+        match part {
+            Part::Literal(literal) => {
+                rest = expect_literal(rest, literal).map_err(to_key_error)?;
+            }
+            Part::Placeholder { field, format } => {
+                let follows = match parts.get(i + 1) {
+                    Some(Part::Literal(l)) => Follows::Separator(l),
+                    _ => Follows::End,
+                };
+                let f = design
+                    .field(field)
+                    .ok_or_else(|| to_key_error(KeyEncodingError(format!("no field `{field}`"))))?;
+                let (value, after) = read_value(f, *format, follows, rest).map_err(to_key_error)?;
+                out.push((f, value));
+                rest = after;
+            }
+        }
+    }
+    expect_end(rest).map_err(to_key_error)?;
+    Ok(out)
+}
+
+/// Reads one placeholder's value from the front of `text`.
+fn read_value<'t>(
+    field: &Field,
+    format: SegmentFormat,
+    follows: Follows<'_>,
+    text: &'t str,
+) -> Result<(KeyValue, &'t str), KeyEncodingError> {
+    Ok(match (&field.kind, format) {
+        (TypeKind::String, SegmentFormat::Escaped) => {
+            let (value, rest) = parse_escaped_segment(text, follows)?;
+            (KeyValue::Text(value), rest)
+        }
+        (TypeKind::String, _) => {
+            let (value, rest) = parse_verbatim(text, follows)?;
+            (KeyValue::Text(value.to_owned()), rest)
+        }
+        (TypeKind::Integer { bits, signed }, format) => read_integer(text, *bits, *signed, format)?,
+        (TypeKind::Uuid, _) => {
+            let (id, rest) = Uuid::parse_key(text, follows)?;
+            (KeyValue::Guid(id), rest)
+        }
+        (TypeKind::Time, format) => {
+            let (at, rest) = DateTime::parse_time(text, time_format(format))?;
+            (KeyValue::Time(at), rest)
+        }
+        (kind, _) => {
+            return Err(KeyEncodingError(format!(
+                "the linter can't read a `{kind:?}` segment of `{}`",
+                field.ident
+            )));
+        }
+    })
+}
+
+/// Reads an integer from the front of `text` through the runtime's impls for its exact type,
+/// as [`push_integer`] writes it.
+fn read_integer(
+    text: &str,
+    bits: u32,
+    signed: bool,
+    format: SegmentFormat,
+) -> Result<(KeyValue, &str), KeyEncodingError> {
+    fn read<T>(text: &str, format: SegmentFormat) -> Result<(KeyValue, &str), KeyEncodingError>
+    where
+        T: KeySegment + PaddedInteger + UnpaddedInteger + Into<i128>,
+    {
+        let (value, rest) = match format {
+            SegmentFormat::Width(width) => T::parse_padded(text, width)?,
+            SegmentFormat::Unpadded => T::parse_unpadded(text)?,
+            _ => T::parse_key(text, Follows::End)?,
+        };
+        Ok((KeyValue::Integer(value.into()), rest))
+    }
+    match (bits, signed) {
+        (8, false) => read::<u8>(text, format),
+        (16, false) => read::<u16>(text, format),
+        (32, false) => read::<u32>(text, format),
+        (64, false) => read::<u64>(text, format),
+        (8, true) => read::<i8>(text, format),
+        (16, true) => read::<i16>(text, format),
+        (32, true) => read::<i32>(text, format),
+        (64, true) => read::<i64>(text, format),
+        _ => Err(KeyEncodingError(format!(
+            "keys hold integers up to 64 bits, not {bits}"
+        ))),
     }
 }
 

@@ -130,6 +130,9 @@ pub struct DesignSummary {
     pub queries: Vec<table_derive_internals::queries::QuerySpec>,
     /// The load the design declares (`#[table(load(…))]`).
     pub load: table_derive_internals::ast::Load,
+    /// The fields kept only in the keys (`key_only`): field, the property name it would have,
+    /// and the key that holds it (`RowKey`).
+    pub key_only: Vec<(String, String, &'static str)>,
 }
 
 /// A stored property of a design.
@@ -517,7 +520,7 @@ fn property_owner(parsed: Option<&Filter>, entities: &[scan::EntitySite]) -> Opt
         let design = site.design.as_ref().ok()?;
         tested
             .iter()
-            .all(|p| design.fields.iter().any(|f| !f.skip && f.property == *p))
+            .all(|p| design.fields.iter().any(|f| f.stored() && f.property == *p))
             .then(|| site.ident.to_string())
     });
     let owner = owners.next()?;
@@ -747,7 +750,7 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
                 .fields
                 .iter()
                 .filter(|f| {
-                    !f.skip && matches!(f.kind, table_derive_internals::ast::TypeKind::Option(_))
+                    f.stored() && matches!(f.kind, table_derive_internals::ast::TypeKind::Option(_))
                 })
                 .map(|f| f.property.clone())
                 .collect(),
@@ -755,7 +758,7 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
             fields: design
                 .fields
                 .iter()
-                .filter(|f| !f.skip)
+                .filter(|f| f.stored())
                 .map(|f| FieldSummary {
                     field: f.ident.to_string(),
                     property: f.property.clone(),
@@ -763,7 +766,8 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
                     max_len: f.max_len,
                     edm: match table_derive_internals::edm::Storage::of(f) {
                         table_derive_internals::edm::Storage::Property { edm, .. } => edm,
-                        table_derive_internals::edm::Storage::Skipped => None,
+                        table_derive_internals::edm::Storage::Skipped
+                        | table_derive_internals::edm::Storage::KeyOnly => None,
                     },
                 })
                 .collect(),
@@ -780,6 +784,19 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
                 .map(|(f, _)| f.to_owned())
                 .collect(),
             row_varies: row_varies(design),
+            key_only: design
+                .fields
+                .iter()
+                .filter(|f| f.key_only)
+                .map(|f| {
+                    let keys = [&design.partition_key, &design.row_key];
+                    let key = match table_derive_internals::expand::reading_key(&keys, &f.ident) {
+                        Some(0) => "PartitionKey",
+                        _ => "RowKey",
+                    };
+                    (f.ident.to_string(), f.property.clone(), key)
+                })
+                .collect(),
             indexes: design
                 .indexes
                 .iter()

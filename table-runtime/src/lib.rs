@@ -99,7 +99,7 @@ pub mod __private {
     pub use crate::sas::{SasScope, TablePermissions};
     pub use crate::typed::support::{
         as_i128, check_entity_type, check_max_len, check_max_value, const_str_eq, get, get_string,
-        key_error, put, put_string, stores_field_as, unknown_entity_type,
+        key_error, lists, primary_keys, put, put_string, stores_field_as, unknown_entity_type,
     };
     pub use crate::typed::{ConversionError, EntityKey, IndexCopy, IndexInfo, RawKey, TableEntity};
     pub use crate::typed::{ENTITY_TYPE_PROPERTY, ENTITY_VERSION_PROPERTY};

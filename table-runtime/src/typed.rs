@@ -58,6 +58,7 @@
 //! | --- | --- |
 //! | `rename = "Name"` | the property's name |
 //! | `skip` | not stored; `Default` on reads |
+//! | `key_only` | kept only in the PartitionKey or RowKey, as keys written by code that stores no copy of the value (`PartitionKey = userId`): no property is written, and reads take the value back from the key (for an index copy, from the keys of the entity copied). The key must hold the whole value: a time only as its bucket (`{at:date}`) is refused. A projection (`projection_of`) may declare it `key_only` too |
 //! | `json` | stored as JSON text with serde |
 //! | `as_string` | stored as its `Display` text, read with `FromStr`: the way to keep a `u64` or `u128` |
 //! | `max_len = 64` | the most UTF-16 code units a string holds (bytes, on a `Vec<u8>`): checked on every write and key, and what lets `table-lint` bound key and entity sizes |
@@ -65,8 +66,11 @@
 //!
 //! # Key templates
 //!
-//! Literal text with `{field}` or `{field:format}` placeholders (`{{` and `}}` for braces). Two
-//! placeholders always have literal text between them, so a key splits back into its fields.
+//! Literal text with `{field}` or `{field:format}` placeholders (`{{` and `}}` for braces). A
+//! placeholder of no fixed width (a string, an unpadded number, a type of your own) is followed
+//! by literal text or ends the key; one of fixed width (a padded integer, ticks, an instant, a
+//! time bucket, a GUID) may be followed directly by the next. Either way a key splits back into
+//! its fields.
 //! A template of literal text alone is one constant key; `row_key = ""` is the empty key, which
 //! the service takes too (a store of one entity per partition, as the Bot Framework's, writes it).
 //!
@@ -332,6 +336,28 @@
 //! let e = a.to_entity().unwrap();
 //! assert_eq!(e.get("balance_cents"), Some(&table_runtime::Value::String(u64::MAX.to_string())));
 //! assert_eq!(Account::from_entity(&e).unwrap(), a);
+//! ```
+//!
+//! A field kept only in a key (`key_only`) writes no property and is read back from the key:
+//!
+//! ```
+//! use table_runtime::TableEntity;
+//!
+//! #[derive(Debug, PartialEq, TableEntity)]
+//! #[table(name = "Devices", partition_key = "{owner}", row_key = "{serial:08}")]
+//! struct Device {
+//!     #[table(key_only)]
+//!     owner: String,
+//!     #[table(key_only, max = 99_999_999)]
+//!     serial: u32,
+//!     model: String,
+//! }
+//!
+//! let d = Device { owner: "ann".into(), serial: 42, model: "X1".into() };
+//! let e = d.to_entity().unwrap();
+//! assert_eq!((e.partition_key.as_str(), e.row_key.as_str()), ("ann", "00000042"));
+//! assert!(e.get("owner").is_none() && e.get("serial").is_none());
+//! assert_eq!(Device::from_entity(&e).unwrap(), d);
 //! ```
 //!
 //! # Checks
@@ -745,6 +771,11 @@ pub trait TableEntity: Sized {
     /// struct that declares some of an entity's fields is a projection of it.
     const PROPERTIES: &'static [&'static str] = &[];
 
+    /// The fields kept only in the keys (`#[table(key_only)]`): no property holds them, and a
+    /// read takes them back from the PartitionKey or RowKey. A projection that declares one
+    /// `key_only` too is checked against this list at compile time.
+    const KEY_ONLY: &'static [&'static str] = &[];
+
     /// The discriminator written in the `EntityType` property, for tables that hold several
     /// entity types (`#[table(entity_type = "…")]`).
     const ENTITY_TYPE: Option<&'static str> = None;
@@ -935,6 +966,36 @@ pub mod support {
             i += 1;
         }
         false
+    }
+
+    /// Whether `name` is in a list of names (a projection's compile-time check of a `key_only`
+    /// field against the design's [`TableEntity::KEY_ONLY`]).
+    pub const fn lists(names: &[&str], name: &str) -> bool {
+        let mut i = 0;
+        while i < names.len() {
+            if const_str_eq(names[i], name) {
+                return true;
+            }
+            i += 1;
+        }
+        false
+    }
+
+    /// The keys a `key_only` field is read back from: an entity's own PartitionKey and RowKey,
+    /// or, for an index copy, those of the entity it copies (kept in the copy's markers).
+    pub fn primary_keys(entity: &Entity) -> (&str, &str) {
+        let marker = |name| match entity.get(name) {
+            Some(Value::String(s)) => Some(s.as_str()),
+            _ => None,
+        };
+        match (
+            marker(crate::index::INDEX_NAME_PROPERTY),
+            marker(crate::index::INDEX_SOURCE_PARTITION_PROPERTY),
+            marker(crate::index::INDEX_SOURCE_ROW_PROPERTY),
+        ) {
+            (Some(_), Some(pk), Some(rk)) => (pk, rk),
+            _ => (&entity.partition_key, &entity.row_key),
+        }
     }
 
     /// Checks a `max_len` bound on a string field (in UTF-16 code units, as the service counts)

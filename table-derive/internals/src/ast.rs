@@ -125,6 +125,10 @@ pub struct Field {
     pub property_span: Span,
     /// Not stored.
     pub skip: bool,
+    /// Kept only in the primary keys (`key_only`): no property; read back from the key.
+    pub key_only: bool,
+    /// Where `key_only` is written, for errors about it.
+    pub key_only_span: Span,
     /// Stored as JSON text.
     pub json: bool,
     /// Stored as `Display` text.
@@ -441,6 +445,8 @@ pub(crate) fn field(f: FieldAttrs, rename_all: Option<ident_case::RenameRule>) -
         property,
         property_span,
         skip: *f.skip,
+        key_only: *f.key_only,
+        key_only_span: f.key_only.span(),
         json: *f.json,
         as_string: *f.as_string,
         max_len: f.max_len.as_ref().map(|m| **m),
@@ -481,6 +487,11 @@ pub fn digits(n: u64) -> usize {
 }
 
 impl Field {
+    /// Whether the field is written as a property of its own: not `skip`ped, not `key_only`.
+    pub fn stored(&self) -> bool {
+        !self.skip && !self.key_only
+    }
+
     /// The digits the field's largest value needs: its declared `max`, or its type's width.
     pub fn value_width(&self) -> Option<usize> {
         match (self.max, &self.kind) {

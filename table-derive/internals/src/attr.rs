@@ -78,6 +78,10 @@ pub struct FieldAttrs {
     /// `skip`: not stored; rebuilt with `Default` on reads.
     #[darling(default)]
     pub skip: SpannedValue<bool>,
+    /// `key_only`: not stored as a property; the PartitionKey or RowKey holds it, and reads
+    /// take it back from there.
+    #[darling(default)]
+    pub key_only: SpannedValue<bool>,
     /// `json`: stored as a JSON string (serde).
     #[darling(default)]
     pub json: SpannedValue<bool>,

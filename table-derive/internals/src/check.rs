@@ -48,6 +48,8 @@ pub enum ProblemKind {
     CollidingRowKeys,
     /// A lint suppression without a reason.
     MissingReason,
+    /// A `key_only` field that no primary key holds whole.
+    KeyOnlyField,
 }
 
 impl ProblemKind {
@@ -99,6 +101,9 @@ impl ProblemKind {
             }
             ProblemKind::MissingReason => {
                 "say why with `reason = \"…\"` in the allow, so a reviewer can judge it"
+            }
+            ProblemKind::KeyOnlyField => {
+                "a `key_only` field is read back from the keys: write it whole in the PartitionKey or RowKey (not as a time bucket), or drop `key_only` to store it as a property"
             }
         }
     }
@@ -200,7 +205,14 @@ ProblemKind::TableName,
 
 fn check_fields(design: &Design, errors: &mut Problems) {
     let mut seen: HashMap<&str, &Field> = HashMap::new();
+    for field in &design.fields {
+        check_key_only(design, field, errors);
+    }
     for field in design.fields.iter().filter(|f| !f.skip) {
+        if field.key_only {
+            // No property: the property checks below don't apply.
+            continue;
+        }
         let name = field.property.as_str();
         let mut chars = name.chars();
         let identifier = chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
@@ -302,6 +314,76 @@ ProblemKind::ReservedProperty,
                 .with_span(&field.ident),
             );
         }
+    }
+}
+
+/// A `key_only` field is stored nowhere but in the primary keys, so one of them must hold its
+/// whole value: a placeholder of the PartitionKey or RowKey in a format that reads back to the
+/// value written (not a time bucket, which keeps only the period). Storage modes that describe a
+/// property (`json`, `as_string`) have nothing to apply to.
+fn check_key_only(design: &Design, field: &Field, errors: &mut Problems) {
+    if !field.key_only {
+        return;
+    }
+    let ident = &field.ident;
+    let fail = |errors: &mut Problems, kind: ProblemKind, message: String| {
+        errors.push(
+            kind,
+            darling::Error::custom(message).with_span(&field.key_only_span),
+        );
+    };
+    if field.skip {
+        fail(
+            errors,
+            ProblemKind::FieldAttribute,
+            format!(
+                "`{ident}` is both `skip` and `key_only`: a field is either not stored at all or kept in its key"
+            ),
+        );
+        return;
+    }
+    if field.json || field.as_string {
+        let mode = if field.json { "json" } else { "as_string" };
+        fail(
+            errors,
+            ProblemKind::FieldAttribute,
+            format!(
+                "`{ident}` is `key_only`, so no property holds it: `{mode}` has nothing to store"
+            ),
+        );
+        return;
+    }
+    let formats: Vec<SegmentFormat> = [&design.partition_key, &design.row_key]
+        .into_iter()
+        .flat_map(|k| k.template.placeholders())
+        .filter(|(name, _)| *ident == *name)
+        .map(|(_, format)| format)
+        .collect();
+    if formats.is_empty() {
+        fail(
+            errors,
+            ProblemKind::KeyOnlyField,
+            format!(
+                "`{ident}` is `key_only`, but neither the PartitionKey nor the RowKey holds it, so its value would be lost; write `{{{ident}}}` in one of them, or drop `key_only` to store it as a property"
+            ),
+        );
+    } else if let Some(lossy) = formats
+        .iter()
+        .find(|f| matches!(f, SegmentFormat::Bucket(_)))
+        .filter(|_| {
+            formats
+                .iter()
+                .all(|f| matches!(f, SegmentFormat::Bucket(_)))
+        })
+    {
+        fail(
+            errors,
+            ProblemKind::KeyOnlyField,
+            format!(
+                "`{ident}` is `key_only`, but its keys hold only its period (`{{{ident}:{}}}`), not the time itself; keep it as a property (drop `key_only`) or write the whole instant in a key (`{{{ident}:iso}}`, `{{{ident}:ticks}}`)",
+                lossy.spec()
+            ),
+        );
     }
 }
 

@@ -75,6 +75,8 @@ impl std::fmt::Display for EdmType {
 pub enum Storage {
     /// Not stored (`skip`): read back as its default.
     Skipped,
+    /// No property (`key_only`): read back from the primary keys.
+    KeyOnly,
     /// One property under the field's property name.
     Property {
         /// Its EDM type, or `None` when the field's own type decides (a type of the user's).
@@ -91,6 +93,8 @@ impl Storage {
     pub fn of(field: &Field) -> Storage {
         if field.skip {
             Storage::Skipped
+        } else if field.key_only {
+            Storage::KeyOnly
         } else if field.json || field.as_string {
             Storage::Property {
                 edm: Some(EdmType::String),

@@ -143,6 +143,7 @@ fn parse_segment(
     format: SegmentFormat,
     follows: TokenStream,
     label: &str,
+    bind: bool,
 ) -> TokenStream {
     let rt = rt();
     let ty = &field.ty;
@@ -164,9 +165,56 @@ fn parse_segment(
             quote_spanned!(span=> <#ty as #rt::TimeSegment>::parse_time(__rest, #format))
         }
     };
+    // A field read from another key (or another place of this one) is still checked here.
+    let binding = if bind { quote!(#ident) } else { quote!(_) };
     quote! {
-        let (#ident, __rest) = #call.map_err(|e| #rt::key_error(#label, e))?;
+        let (#binding, __rest) = #call.map_err(|e| #rt::key_error(#label, e))?;
     }
+}
+
+/// Whether one of `keys` holds `field` whole: in any format but a time bucket.
+fn holds_whole(keys: &[&Key], field: &syn::Ident) -> bool {
+    reading_key(keys, field).is_some_and(|i| {
+        keys[i]
+            .template
+            .placeholders()
+            .any(|(name, format)| *field == name && !matches!(format, SegmentFormat::Bucket(_)))
+    })
+}
+
+/// Which of `keys` a read takes `field` back from: the first that holds its whole value (any
+/// format but a time bucket, which keeps only the period), or else the first that holds it.
+pub fn reading_key(keys: &[&Key], field: &syn::Ident) -> Option<usize> {
+    let holds = |key: &Key, whole: bool| {
+        key.template.placeholders().any(|(name, format)| {
+            *field == name && !(whole && matches!(format, SegmentFormat::Bucket(_)))
+        })
+    };
+    keys.iter()
+        .position(|k| holds(k, true))
+        .or_else(|| keys.iter().position(|k| holds(k, false)))
+}
+
+/// Statements that read the given fields back from `keys` (texts `inputs`, errors labelled
+/// `labels`), each into a local of its name, from the key [`reading_key`] picks; a key that
+/// holds none of them is not read.
+fn read_from_keys(
+    design: &Design,
+    fields: &[&Field],
+    keys: &[&Key],
+    inputs: &[TokenStream],
+    labels: &[&str],
+) -> TokenStream {
+    let steps = keys.iter().enumerate().map(|(i, key)| {
+        let bound = |f: &Field| {
+            fields.iter().any(|w| w.ident == f.ident) && reading_key(keys, &f.ident) == Some(i)
+        };
+        if !design.fields.iter().any(bound) {
+            return quote!();
+        }
+        parse_key_steps(design, key, labels[i], inputs[i].clone(), &bound)
+    });
+    quote!(#(#steps)*)
 }
 
 /// A block evaluating to the key built from the first `upto` of a template's `parts` (the
@@ -273,7 +321,13 @@ fn arguments(fields: &[&Field]) -> TokenStream {
 
 /// Statements that read a key's fields from the text `input`, each into a local of the field's
 /// name, and check that nothing is left over.
-fn parse_key_steps(design: &Design, key: &Key, label: &str, input: TokenStream) -> TokenStream {
+fn parse_key_steps(
+    design: &Design,
+    key: &Key,
+    label: &str,
+    input: TokenStream,
+    bind: &dyn Fn(&Field) -> bool,
+) -> TokenStream {
     let rt = rt();
     let parts = &key.template.parts;
     let steps = parts.iter().enumerate().map(|(i, part)| match part {
@@ -282,13 +336,34 @@ fn parse_key_steps(design: &Design, key: &Key, label: &str, input: TokenStream) 
         },
         Part::Placeholder { field, format } => design
             .field(field)
-            .map(|f| parse_segment(f, *format, follows(parts, i), label))
+            .map(|f| parse_segment(f, *format, follows(parts, i), label, bind(f)))
             .unwrap_or_default(),
     });
     quote! {
         let __rest: &str = #input;
         #(#steps)*
         #rt::expect_end(__rest).map_err(|e| #rt::key_error(#label, e))?;
+    }
+}
+
+/// Statements that read `fields` (all `key_only`) back from the entity's primary keys: its own
+/// PartitionKey and RowKey, or for an index copy those of the entity it copies (the copy's
+/// markers keep them). Nothing when `fields` is empty.
+fn primary_key_reads(design: &Design, fields: &[&Field]) -> TokenStream {
+    if fields.is_empty() {
+        return quote!();
+    }
+    let rt = rt();
+    let reads = read_from_keys(
+        design,
+        fields,
+        &[&design.partition_key, &design.row_key],
+        &[quote!(__primary_keys.0), quote!(__primary_keys.1)],
+        &["PartitionKey", "RowKey"],
+    );
+    quote! {
+        let __primary_keys: (&str, &str) = #rt::primary_keys(__entity);
+        #reads
     }
 }
 
@@ -304,13 +379,22 @@ fn key_struct(design: &Design) -> (syn::Ident, TokenStream) {
         quote!(#[doc = #doc] pub #name: #ty)
     });
     let names: Vec<_> = fields.iter().map(|f| &f.ident).collect();
+    let keys = [&design.partition_key, &design.row_key];
+    let place = |i: usize| move |f: &Field| reading_key(&keys, &f.ident) == Some(i);
     let parse_pk = parse_key_steps(
         design,
         &design.partition_key,
         "PartitionKey",
         quote!(__partition_key_text),
+        &place(0),
     );
-    let parse_rk = parse_key_steps(design, &design.row_key, "RowKey", quote!(__row_key_text));
+    let parse_rk = parse_key_steps(
+        design,
+        &design.row_key,
+        "RowKey",
+        quote!(__row_key_text),
+        &place(1),
+    );
     let doc = format!(
         "The key fields of [`{}`]: PartitionKey `{}`, RowKey `{}`.",
         design.ident, design.partition_key.template.text, design.row_key.template.text
@@ -411,6 +495,9 @@ pub(crate) fn get_field(field: &Field) -> TokenStream {
     let name = &field.property;
     if field.skip {
         quote!(#ident: ::core::default::Default::default())
+    } else if field.key_only {
+        // Read back from the keys into a local of its name before the struct is built.
+        quote!(#ident)
     } else if field.json {
         quote!(#ident: #rt::get_json(__entity, #name)?)
     } else if field.as_string {
@@ -750,18 +837,36 @@ fn index_projection(design: &Design, index: &crate::ast::Index) -> TokenStream {
         Access::SelfField,
         &label_rk,
     );
+    let index_keys = [pk_key, &index.row_key];
+    // A `key_only` field the copy's keys don't hold whole (not at all, or only its period): from
+    // the keys of the entity copied, which the copy's markers keep.
+    let from_source: Vec<&Field> = fields
+        .iter()
+        .copied()
+        .filter(|f| f.key_only && !holds_whole(&index_keys, &f.ident))
+        .collect();
+    let place = |i: usize| {
+        let from_source = &from_source;
+        move |f: &Field| {
+            reading_key(&index_keys, &f.ident) == Some(i)
+                && !from_source.iter().any(|s| s.ident == f.ident)
+        }
+    };
     let parse_pk = parse_key_steps(
         design,
         pk_key,
         &label_pk,
         quote!(__entity.partition_key.as_str()),
+        &place(0),
     );
     let parse_rk = parse_key_steps(
         design,
         &index.row_key,
         &label_rk,
         quote!(__entity.row_key.as_str()),
+        &place(1),
     );
+    let parse_source = primary_key_reads(design, &from_source);
     let inits = fields.iter().map(|f| {
         let name = &f.ident;
         if crate::projection::in_index_keys(design, index, f) {
@@ -773,7 +878,7 @@ fn index_projection(design: &Design, index: &crate::ast::Index) -> TokenStream {
     });
     let properties: Vec<&str> = fields
         .iter()
-        .filter(|f| !crate::projection::in_index_keys(design, index, f) && !f.skip)
+        .filter(|f| !crate::projection::in_index_keys(design, index, f) && f.stored())
         .map(|f| f.property.as_str())
         .collect();
     let doc = format!(
@@ -825,6 +930,7 @@ fn index_projection(design: &Design, index: &crate::ast::Index) -> TokenStream {
 
                 #[allow(unused_variables, clippy::shadow_unrelated)]
                 fn from_entity(__entity: &#rt::Entity) -> #rt::Result<Self, #rt::ConversionError> {
+                    #parse_source
                     #parse_pk
                     #parse_rk
                     #rt::Result::Ok(Self { #(#inits,)* })
@@ -921,7 +1027,15 @@ pub fn expand(design: &Design) -> TokenStream {
     let table = &design.table;
     let pk = key_fn(design, &design.partition_key, "PartitionKey");
     let rk = key_fn(design, &design.row_key, "RowKey");
-    let stored: Vec<&Field> = design.fields.iter().filter(|f| !f.skip).collect();
+    let stored: Vec<&Field> = design.fields.iter().filter(|f| f.stored()).collect();
+    let key_only: Vec<&Field> = design.fields.iter().filter(|f| f.key_only).collect();
+    let read_key_only = primary_key_reads(design, &key_only);
+    let key_only_const = (!key_only.is_empty()).then(|| {
+        let names = key_only.iter().map(|f| f.ident.to_string());
+        quote!(const KEY_ONLY: &'static [&'static str] = &[#(#names),*];)
+    });
+    let from_entity_allow =
+        (!key_only.is_empty()).then(|| quote!(#[allow(clippy::shadow_unrelated)]));
     // `to_entity` builds the keys first, which checks the key fields' bounds.
     let key_fields = placeholder_fields(design, &[&design.partition_key, &design.row_key]);
     let puts: Vec<TokenStream> = stored
@@ -1046,6 +1160,7 @@ pub fn expand(design: &Design) -> TokenStream {
                 const FIELDS: &'static [(&'static str, &'static str)] = &[#(#field_pairs),*];
                 const ENTITY_TYPE: ::core::option::Option<&'static str> = #entity_type_const;
                 const PROPERTIES: &'static [&'static str] = &[#(#property_names),*];
+                #key_only_const
                 const ROW_KEY_PREFIX: &'static str = #row_key_prefix;
 
                 fn partition_key(&self) -> #rt::Result<#rt::String, #rt::ConversionError> {
@@ -1066,8 +1181,10 @@ pub fn expand(design: &Design) -> TokenStream {
                     #rt::Result::Ok(__entity)
                 }
 
+                #from_entity_allow
                 fn from_entity(__entity: &#rt::Entity) -> #rt::Result<Self, #rt::ConversionError> {
                     #check_type
+                    #read_key_only
                     #rt::Result::Ok(Self { #(#gets,)* })
                 }
 

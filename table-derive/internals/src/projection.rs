@@ -122,9 +122,24 @@ fn read(input: &syn::DeriveInput) -> darling::Result<TokenStream> {
 
 fn expand_of(ident: &syn::Ident, design: &syn::Path, fields: &[Field]) -> TokenStream {
     let rt = rt();
-    let stored: Vec<&Field> = fields.iter().filter(|f| !f.skip).collect();
+    let stored: Vec<&Field> = fields.iter().filter(|f| f.stored()).collect();
+    let key_only: Vec<&Field> = fields.iter().filter(|f| f.key_only && !f.skip).collect();
     let properties: Vec<&str> = stored.iter().map(|f| f.property.as_str()).collect();
-    let gets = fields.iter().map(crate::expand::get_field);
+    let gets = fields.iter().map(|f| {
+        if f.key_only && !f.skip {
+            let name = &f.ident;
+            quote!(#name: __key.#name)
+        } else {
+            crate::expand::get_field(f)
+        }
+    });
+    // A `key_only` field is read from the design's key fields, which its `Key` type parses.
+    let read_key = (!key_only.is_empty()).then(|| {
+        quote! {
+            let (__pk, __rk) = #rt::primary_keys(__entity);
+            let __key = <<#design as #rt::TableEntity>::Key>::parse(__pk, __rk)?;
+        }
+    });
     let design_name = quote!(#design).to_string().replace(' ', "");
     // Each stored field must be a field of the design, stored under the same property.
     let property_checks = stored.iter().map(|f| {
@@ -139,8 +154,21 @@ fn expand_of(ident: &syn::Ident, design: &syn::Path, fields: &[Field]) -> TokenS
             );
         }
     });
+    // A `key_only` field must be one the design keeps only in its keys too.
+    let key_only_checks = key_only.iter().map(|f| {
+        let name = f.ident.to_string();
+        let message = format!(
+            "`{ident}::{name}` is `key_only`, which `{design_name}` does not keep `{name}` as"
+        );
+        quote! {
+            const _: () = ::core::assert!(
+                #rt::lists(<#design as #rt::TableEntity>::KEY_ONLY, #name),
+                #message
+            );
+        }
+    });
     // The same fields with the same types: the compiler checks a move from the design.
-    let moves = stored.iter().map(|f| {
+    let moves = stored.iter().chain(&key_only).map(|f| {
         let name = &f.ident;
         quote::quote_spanned!(syn::spanned::Spanned::span(&f.ty)=> #name: __design.#name)
     });
@@ -156,6 +184,7 @@ fn expand_of(ident: &syn::Ident, design: &syn::Path, fields: &[Field]) -> TokenS
         #[allow(non_upper_case_globals, unused_qualifications, clippy::needless_question_mark)]
         const _: () = {
             #(#property_checks)*
+            #(#key_only_checks)*
 
             #[allow(dead_code)]
             fn __fields_of_the_design(__design: #design) -> #ident {
@@ -184,6 +213,7 @@ fn expand_of(ident: &syn::Ident, design: &syn::Path, fields: &[Field]) -> TokenS
                 }
 
                 fn from_entity(__entity: &#rt::Entity) -> #rt::Result<Self, #rt::ConversionError> {
+                    #read_key
                     #rt::Result::Ok(Self { #(#gets,)* })
                 }
             }

@@ -28,6 +28,7 @@ use serde::Serialize;
 use table_derive_internals::Design;
 use table_derive_internals::ast::{Field, Key, TypeKind};
 use table_derive_internals::edm::Storage;
+use table_derive_internals::expand::reading_key;
 use table_derive_internals::keyspace::{KeySpace, Mismatch};
 use table_derive_internals::queries::specs_for;
 use table_derive_internals::template::{Part, SegmentFormat};
@@ -41,7 +42,7 @@ use table_runtime::typed::{ENTITY_TYPE_PROPERTY, ENTITY_VERSION_PROPERTY};
 use table_runtime::uuid::Uuid;
 use table_runtime::{ConversionError, Entity, Value};
 
-use crate::example_keys::{KeyValue, write_key};
+use crate::example_keys::{KeyValue, read_key, write_key};
 use crate::scan;
 use crate::source;
 
@@ -77,20 +78,27 @@ impl DesignModel {
         };
         let partition_key = space(&design.partition_key)?;
         let row_key = space(&design.row_key)?;
+        let keys_writable = writable(&design, &[&design.partition_key, &design.row_key]);
         let mut indexes = Vec::new();
         for index in &design.indexes {
             let pk = index
                 .partition_key
                 .as_ref()
                 .unwrap_or(&design.partition_key);
+            // A `key_only` field in the copy's keys is read from the entity's own keys, which
+            // the linter can read only when it can read every field of them.
+            let key_only_inside = [pk, &index.row_key]
+                .iter()
+                .flat_map(|k| k.template.placeholders())
+                .any(|(name, _)| design.field(name).is_some_and(|f| f.key_only));
             indexes.push(IndexModel {
                 name: index.name.clone(),
                 partition_key: space(pk)?,
                 row_key: space(&index.row_key)?,
-                audited: writable(&design, &[pk, &index.row_key]),
+                audited: writable(&design, &[pk, &index.row_key])
+                    && (keys_writable || !key_only_inside),
             });
         }
-        let keys_writable = writable(&design, &[&design.partition_key, &design.row_key]);
         Ok(DesignModel {
             partition_key,
             row_key,
@@ -610,7 +618,19 @@ impl DynamicCopies<'_> {
             .map(|f| read_field(f, entity))
             .collect::<Result<_, _>>()
             .map_err(text)?;
+        let own = Keys::of(entity);
+        let from_keys = if self.model.keys_writable {
+            key_only_values(design, &own).map_err(text)?
+        } else {
+            Vec::new()
+        };
         let value_of = |f: &Field| {
+            if f.key_only {
+                return from_keys
+                    .iter()
+                    .find(|(name, _)| *name == f.ident)
+                    .map(|(_, v)| v.clone());
+            }
             design
                 .fields
                 .iter()
@@ -620,7 +640,6 @@ impl DynamicCopies<'_> {
         let key = |key: &Key, label: &str| {
             write_key(design, key, label, value_of).map_err(|e| e.error.to_string())
         };
-        let own = Keys::of(entity);
         if self.model.keys_writable {
             let pk = key(&design.partition_key, "PartitionKey")?;
             let rk = key(&design.row_key, "RowKey")?;
@@ -648,7 +667,7 @@ impl DynamicCopies<'_> {
                     .project
                     .as_ref()
                     .is_none_or(|p| p.contains(&field.ident));
-                if field.skip || !projected {
+                if !field.stored() || !projected {
                     continue;
                 }
                 check_bounds(field, read).map_err(text)?;
@@ -689,6 +708,29 @@ impl DynamicCopies<'_> {
     }
 }
 
+/// The values of the design's `key_only` fields, read back from the entity's own keys as the
+/// generated `from_entity` reads them: each from the key that holds it whole.
+fn key_only_values(
+    design: &Design,
+    own: &Keys,
+) -> Result<Vec<(syn::Ident, KeyValue)>, ConversionError> {
+    let keys = [&design.partition_key, &design.row_key];
+    let texts = [own.partition_key.as_str(), own.row_key.as_str()];
+    let mut out = Vec::new();
+    for (i, (key, label)) in keys.iter().zip(["PartitionKey", "RowKey"]).enumerate() {
+        let wanted = |f: &Field| f.key_only && reading_key(&keys, &f.ident) == Some(i);
+        if !design.fields.iter().any(wanted) {
+            continue;
+        }
+        for (field, value) in read_key(design, key, label, texts[i])? {
+            if wanted(field) {
+                out.push((field.ident.clone(), value));
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Checks the bounds `to_entity` and `index_entities` check before writing a field.
 fn check_bounds(field: &Field, read: &FieldRead) -> Result<(), ConversionError> {
     if let (Some(max), Some(Value::String(text))) = (field.max_len, &read.stored)
@@ -723,7 +765,8 @@ fn wrong(property: &str, expected: &str, value: &Value) -> ConversionError {
 fn read_field(field: &Field, entity: &Entity) -> Result<FieldRead, ConversionError> {
     let name = field.property.as_str();
     let value = entity.get(name);
-    if field.skip {
+    // A `key_only` field is read from the keys by the caller.
+    if !field.stored() {
         return Ok(FieldRead {
             stored: None,
             key: None,
@@ -1011,6 +1054,22 @@ mod tests {
             #[table(as_string)]
             big: u64,
         }
+
+        #[derive(Debug, Clone, PartialEq, table_runtime::TableEntity)]
+        #[table(name = "Shop", partition_key = "{customer}", row_key = "visit_{at:inverted_ticks}_{code:escaped}_{seq:unpadded}")]
+        #[table(index(name = "by_seq", row_key = "seq_{seq:06}_{at:date}", project(pages)))]
+        #[table(index(name = "by_code", partition_key = "code_{code:escaped}", row_key = "{customer}_{at:iso}", eventual))]
+        struct Visit {
+            #[table(key_only)]
+            customer: String,
+            #[table(key_only)]
+            at: OffsetDateTime,
+            #[table(key_only)]
+            code: String,
+            #[table(key_only, max = 999_999)]
+            seq: u32,
+            pages: i32,
+        }
     }
 
     fn order(i: u32) -> Order {
@@ -1073,6 +1132,41 @@ mod tests {
             let r = review(i as u8);
             both::<Review>(&reviews, &r.to_entity().unwrap());
         }
+    }
+
+    #[test]
+    fn key_only_fields_are_read_from_the_keys_as_the_derive_reads_them() {
+        let designs = set(SHOP, "Shop").unwrap();
+        let visits = model(&designs, "Visit");
+        for i in 0..12u32 {
+            let v = Visit {
+                customer: ["Contoso Ltd.", "Zoë & Co", "a-b.c", ""][i as usize % 4].into(),
+                at: OffsetDateTime::UNIX_EPOCH
+                    + table_runtime::time::Duration::minutes(i64::from(i) * 97),
+                code: ["x y", "", "A/B_c", "ünï"][i as usize % 4].into(),
+                seq: i * 83_000,
+                pages: i as i32,
+            };
+            let entity = v.to_entity().unwrap();
+            assert!(entity.get("customer").is_none() && entity.get("seq").is_none());
+            both::<Visit>(&visits, &entity);
+            assert_eq!(visits.expected_copies(&entity).unwrap().len(), 2);
+            // Nothing is missing: the key-only fields are no properties.
+            assert_eq!(visits.model.property_problems(&entity), (vec![], vec![]));
+        }
+        // A RowKey the fields can't be read back from is refused alike.
+        let mut e = Visit {
+            customer: "c".into(),
+            at: OffsetDateTime::UNIX_EPOCH,
+            code: "k".into(),
+            seq: 1,
+            pages: 1,
+        }
+        .to_entity()
+        .unwrap();
+        e.row_key = "visit_12_k_1".into();
+        both::<Visit>(&visits, &e);
+        assert!(visits.expected_copies(&e).is_err());
     }
 
     #[test]

@@ -127,7 +127,7 @@ fn properties(design: &Design) -> Vec<(String, Result<usize, usize>)> {
     let mut out: Vec<(String, Result<usize, usize>)> = design
         .fields
         .iter()
-        .filter(|f| !f.skip)
+        .filter(|f| f.stored())
         .map(|f| (f.property.clone(), value_size(f, &f.kind)))
         .collect();
     if let Some(t) = &design.entity_type {
@@ -197,7 +197,7 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
     // A design kept through a `LargeTable` moves a value over a property's limit to a blob.
     let blobs = ctx.file.large.iter().any(|d| design.ident == d);
     let store = stores_what_it_is_given(design);
-    for field in design.fields.iter().filter(|f| !f.skip && !blobs) {
+    for field in design.fields.iter().filter(|f| f.stored() && !blobs) {
         property_limit(field, store, out);
     }
 }

@@ -22,6 +22,7 @@ pub mod filter_type_mismatch;
 pub mod forbidden_key_literal;
 pub mod hash_bucket_lookup;
 pub mod invalid_design;
+pub mod key_only_property;
 pub mod key_too_long;
 pub mod keys;
 pub mod log_data_partition;
@@ -544,6 +545,7 @@ pub fn all() -> &'static [&'static Rule] {
         &random_row_key_range::RULE,
         &filter_type_mismatch::RULE,
         &property_name_case::RULE,
+        &key_only_property::RULE,
         &unparsable_source::RULE,
         &unused_suppression::RULE,
         &suppression_without_reason::RULE,

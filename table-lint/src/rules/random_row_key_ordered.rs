@@ -362,7 +362,7 @@ fn property_range_read(
                 let f = design
                     .fields
                     .iter()
-                    .find(|f| !f.skip && f.property == *name)?;
+                    .find(|f| f.stored() && f.property == *name)?;
                 matches!(f.kind, TypeKind::Integer { .. } | TypeKind::Time)
                     .then(|| (read.filter.clone(), f))
             })
