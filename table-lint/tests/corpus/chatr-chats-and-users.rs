@@ -22,8 +22,9 @@ use uuid::Uuid;
 #[table(name = "chats", partition_key = "chatr", row_key = "{id}")]
 #[table(rename_all = "camelCase")]
 struct ChatEntity {
-    /// The chat's id, `utils.uuidv4()` in the browser; the derive also stores it as a property,
-    /// which the original does not.
+    /// The chat's id, `utils.uuidv4()` in the browser; kept only in the RowKey, as the original
+    /// keeps it.
+    #[table(key_only)]
     id: Uuid,
     /// `JSON.stringify(chat)`: `{ id, name, members: { userId: { userId, userName } }, owner }`.
     data: String,
@@ -33,9 +34,9 @@ struct ChatEntity {
 #[table(name = "users", partition_key = "chatr", row_key = "{id}")]
 #[table(rename_all = "camelCase")]
 struct UserEntity {
-    /// The Static Web Apps principal id (`ce-userid` on Web PubSub events); stored as a property
-    /// too by the derive, not by the original.
-    #[table(max_len = 128)]
+    /// The Static Web Apps principal id (`ce-userid` on Web PubSub events); kept only in the
+    /// RowKey, as the original keeps it.
+    #[table(key_only, max_len = 128)]
     id: String,
     user_name: String,
     user_provider: String,
