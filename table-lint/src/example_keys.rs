@@ -15,8 +15,8 @@ use table_runtime::design::{SampleBounds, SampleValue};
 use table_runtime::key::encode::{Bucket, Granularity, KeyEncodingError};
 use table_runtime::key::segment::{
     Follows, KeySegment, PaddedInteger, TimeFormat, TimeSegment, UnpaddedInteger, check_max,
-    expect_end, expect_literal, parse_escaped_segment, parse_verbatim, push_escaped_segment,
-    push_verbatim,
+    expect_end, expect_literal, parse_escaped_segment, parse_simple_guid, parse_verbatim,
+    push_escaped_segment, push_simple_guid, push_verbatim,
 };
 use table_runtime::typed::support::{check_max_len, key_error};
 use table_runtime::uuid::Uuid;
@@ -163,6 +163,10 @@ fn push_value(
         (TypeKind::Integer { bits, signed }, format, KeyValue::Integer(n)) => {
             push_integer(out, *bits, *signed, format, follows, *n).map_err(to_key_error)
         }
+        (TypeKind::Uuid, SegmentFormat::Simple, KeyValue::Guid(id)) => {
+            push_simple_guid(out, id);
+            Ok(())
+        }
         (TypeKind::Uuid, _, KeyValue::Guid(id)) => id.push_key(out, follows).map_err(to_key_error),
         (TypeKind::Time, format, KeyValue::Time(at)) => {
             at.push_time(out, time_format(format)).map_err(to_key_error)
@@ -227,6 +231,10 @@ fn read_value<'t>(
             (KeyValue::Text(value.to_owned()), rest)
         }
         (TypeKind::Integer { bits, signed }, format) => read_integer(text, *bits, *signed, format)?,
+        (TypeKind::Uuid, SegmentFormat::Simple) => {
+            let (id, rest) = parse_simple_guid(text)?;
+            (KeyValue::Guid(id), rest)
+        }
         (TypeKind::Uuid, _) => {
             let (id, rest) = Uuid::parse_key(text, follows)?;
             (KeyValue::Guid(id), rest)

@@ -20,7 +20,7 @@ mod compiled_and_read;
 
 compiled_and_read! { SOURCE;
     #[derive(Debug, Clone, PartialEq, TableEntity)]
-    #[table(name = "Keys", partition_key = "{tenant}_{day:yyyyMMdd}~{hour:hour}", row_key = "{a:06}{b}.{c}_{j:unpadded}:{k:unpadded}_{d:ticks}{e:inverted_ticks}{f}_{g:escaped}__{h}_{i}")]
+    #[table(name = "Keys", partition_key = "{tenant}_{day:yyyyMMdd}~{hour:hour}", row_key = "{a:06}{b}.{c}_{j:unpadded}:{k:unpadded}_{d:ticks}{e:inverted_ticks}{f}{m:simple}_{g:escaped}__{h}_{i}")]
     struct Sample {
         #[table(max_len = 8)]
         tenant: String,
@@ -39,6 +39,7 @@ compiled_and_read! { SOURCE;
         j: i16,
         #[table(max = 70_000)]
         k: u32,
+        m: Uuid,
     }
 }
 
@@ -112,6 +113,7 @@ impl Random {
                 0 => self.below(12) as u32,
                 _ => self.below(80_000) as u32,
             },
+            m: Uuid::from_u128(u128::from(self.next()) << 64 | u128::from(self.next())),
         }
     }
 }

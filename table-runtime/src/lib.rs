@@ -89,8 +89,8 @@ pub mod __private {
     pub use crate::key::encode::{Bucket, KeyEncodingError, push_escaped};
     pub use crate::key::segment::{
         Follows, KeySegment, PaddedInteger, TimeFormat, TimeSegment, UnpaddedInteger, check_max,
-        expect_end, expect_literal, parse_escaped_segment, parse_verbatim, push_escaped_segment,
-        push_verbatim,
+        expect_end, expect_literal, parse_escaped_segment, parse_simple_guid, parse_verbatim,
+        push_escaped_segment, push_simple_guid, push_verbatim,
     };
     pub use crate::query::keyed::{
         KeyQuery, segment_range, starts_with_range, verbatim_check, verbatim_prefix_check,

@@ -86,6 +86,7 @@
 //! | `{at:date}`, `{at:hour}`, `{at:month}` | a UTC date (`2026-03-01`), hour (`2026-03-01T10`) or month (`2026-03`) bucket |
 //! | `{at:yyyyMMdd}`, `{at:yyyyMMddHH}`, `{at:yyyyMM}` | the same buckets in the compact form .NET code writes with `ToString("yyyyMMdd")` (`20260301`) |
 //! | `{id}` (a `Uuid`) | hyphenated lowercase |
+//! | `{id:simple}` or `{id:N}` (a `Uuid`) | 32 lowercase hex digits, no hyphens: .NET's `Guid.ToString("N")`, Python's `uuid4().hex` |
 //! | `{code}` (your type) | what its [`KeySegment`](crate::key::segment::KeySegment) implementation writes |
 //!
 //! ## Verbatim text

@@ -522,6 +522,9 @@ fn check_segment_field(key: &Key, field: &Field, format: SegmentFormat, errors: 
             {
                 Some("is not an integer, so it can't be `:unpadded`".to_owned())
             }
+            (kind, SegmentFormat::Simple) if *kind != TypeKind::Uuid => Some(
+                "is not a `Uuid`, so it can't be `:simple` (a GUID without hyphens)".to_owned(),
+            ),
             (kind, SegmentFormat::Escaped) if !matches!(kind, TypeKind::String) => {
                 Some("is not a `String`, so it can't be `:escaped`".to_owned())
             }

@@ -116,6 +116,9 @@ fn push_segment(
         SegmentFormat::Escaped => {
             quote!(#rt::push_escaped_segment(&mut __key, #value, #follows);)
         }
+        SegmentFormat::Simple => {
+            quote_spanned!(span=> #rt::push_simple_guid(&mut __key, #value);)
+        }
         SegmentFormat::Default => quote_spanned! {span=>
             <#ty as #rt::KeySegment>::push_key(#value, &mut __key, #follows)
                 .map_err(|e| #rt::key_error(#label, e))?;
@@ -154,6 +157,7 @@ fn parse_segment(
             quote_spanned!(span=> <#ty as #rt::KeySegment>::parse_key(__rest, #follows))
         }
         SegmentFormat::Escaped => quote!(#rt::parse_escaped_segment(__rest, #follows)),
+        SegmentFormat::Simple => quote!(#rt::parse_simple_guid(__rest)),
         SegmentFormat::Width(width) => {
             quote_spanned!(span=> <#ty as #rt::PaddedInteger>::parse_padded(__rest, #width))
         }
@@ -279,6 +283,7 @@ fn key_capacity(design: &Design, parts: &[Part], access: Access) -> TokenStream 
                     SegmentFormat::Unpadded => fixed += f.unpadded_width().unwrap_or(20),
                     SegmentFormat::Ticks | SegmentFormat::InvertedTicks => fixed += 19,
                     SegmentFormat::Iso => fixed += 28,
+                    SegmentFormat::Simple => fixed += 32,
                     SegmentFormat::Bucket(bucket) => fixed += bucket.width(),
                     SegmentFormat::Escaped => {
                         fixed += 1;

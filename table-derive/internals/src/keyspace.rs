@@ -98,6 +98,8 @@ pub enum Language {
     Bucket(Bucket),
     /// A hyphenated lowercase GUID.
     Guid,
+    /// A GUID as 32 lowercase hex digits, no hyphens (`{id:simple}`).
+    SimpleGuid,
     /// A string as it is: no character the service forbids in keys, and never the separator
     /// that follows it (nor a start of it that would make the separator occur early).
     Verbatim {
@@ -117,6 +119,11 @@ pub enum Language {
 }
 
 impl Language {
+    /// Whether the language is a GUID's, in either form.
+    pub fn is_guid(&self) -> bool {
+        matches!(self, Language::Guid | Language::SimpleGuid)
+    }
+
     /// Whether a string of the language may start with `c`: `false` only where the language
     /// fixes its first character (a literal, digits, a GUID's lowercase hex).
     fn may_start_with(&self, c: char) -> bool {
@@ -130,7 +137,7 @@ impl Language {
             Language::Unpadded { min_negative, .. } => {
                 c.is_ascii_digit() || (*min_negative > 0 && c == '-')
             }
-            Language::Guid => c.is_ascii_digit() || ('a'..='f').contains(&c),
+            Language::Guid | Language::SimpleGuid => c.is_ascii_digit() || ('a'..='f').contains(&c),
             Language::Verbatim { .. } | Language::Escaped { .. } | Language::Opaque => true,
         }
     }
@@ -144,6 +151,7 @@ impl Language {
             Language::IsoInstant => Some(ISO_WIDTH),
             Language::Bucket(bucket) => Some(bucket.width()),
             Language::Guid => Some(GUID_WIDTH),
+            Language::SimpleGuid => Some(SIMPLE_GUID_WIDTH),
             Language::Unpadded { .. }
             | Language::Verbatim { .. }
             | Language::Escaped { .. }
@@ -229,6 +237,7 @@ impl Language {
                 min_negative: 1u128 << 63,
             },
             (TypeKind::Uuid, SegmentFormat::Default) => Language::Guid,
+            (TypeKind::Uuid, SegmentFormat::Simple) => Language::SimpleGuid,
             (TypeKind::Time, SegmentFormat::Default)
             | (TypeKind::Time | TypeKind::Other, SegmentFormat::Iso) => Language::IsoInstant,
             (TypeKind::Time | TypeKind::Other, SegmentFormat::Ticks) => Language::Ticks,
@@ -397,6 +406,7 @@ impl Segment {
             Language::IsoInstant => iso_instant(text),
             Language::Bucket(bucket) => time_bucket(text, *bucket),
             Language::Guid => guid(text),
+            Language::SimpleGuid => simple_guid(text),
             Language::Verbatim { max_len } => {
                 verbatim(text, &self.follows)?;
                 within(text, text.encode_utf16().count(), *max_len)
@@ -518,6 +528,21 @@ fn iso_instant(text: &str) -> Result<(), String> {
         return Err(format!("`{text}` has no such time of day"));
     }
     Ok(())
+}
+
+/// The digits of a GUID without hyphens.
+const SIMPLE_GUID_WIDTH: usize = 32;
+
+fn simple_guid(text: &str) -> Result<(), String> {
+    if text.len() == SIMPLE_GUID_WIDTH
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    {
+        Ok(())
+    } else {
+        Err(format!("`{text}` is not 32 lowercase hex digits"))
+    }
 }
 
 fn guid(text: &str) -> Result<(), String> {
@@ -847,7 +872,7 @@ impl KeySpace {
     /// carries no order, so neither do the keys nor anything written after it.
     pub fn randomly_ordered(&self) -> bool {
         self.leading_value()
-            .is_some_and(|(_, s)| s.language == Language::Guid)
+            .is_some_and(|(_, s)| s.language.is_guid())
     }
 
     /// Whether `key` could have been written by the template and, if so, each placeholder's
@@ -1213,6 +1238,24 @@ pub(crate) mod tests {
         refuses(&d, "{guid}", &g.to_uppercase());
         refuses(&d, "{guid}", &g.replace('-', ""));
         refuses(&d, "{guid}", "67e55044-10b1-426f-9247-bb680e5fe0cg");
+    }
+
+    #[test]
+    fn simple_guids_are_32_lowercase_hex_digits_and_random() {
+        let d = every_kind();
+        let g = "67e5504410b1426f9247bb680e5fe0c8";
+        assert_eq!(accepts(&d, "{guid:simple}", g), [g]);
+        assert_eq!(accepts(&d, "{guid:N}_{name}", &format!("{g}_x")), [g, "x"]);
+        refuses(&d, "{guid:simple}", &g.to_uppercase());
+        refuses(&d, "{guid:simple}", "67e55044-10b1-426f-9247-bb680e5fe0c8");
+        refuses(&d, "{guid:simple}", &g[1..]);
+        assert!(space(&d, "{guid:simple}_{at}").randomly_ordered());
+        assert_eq!(
+            Language::of_field(d.field("guid").unwrap(), SegmentFormat::Simple)
+                .unwrap()
+                .fixed_width(),
+            Some(32)
+        );
     }
 
     #[test]

@@ -163,6 +163,7 @@ fn pieces(language: &Language, follows: &Follows, values: Values) -> Vec<Piece> 
             ]);
             p
         }
+        Language::SimpleGuid => vec![Piece::Hex(32)],
         Language::Guid => vec![
             Piece::Hex(8),
             lit("-"),

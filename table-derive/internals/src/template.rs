@@ -30,6 +30,10 @@ pub enum SegmentFormat {
     /// text fits, and compound keys sort exactly like the values, at the price of keys that
     /// other clients don't write (`ann@contoso..com`).
     Escaped,
+    /// A GUID as 32 lowercase hex digits without hyphens (`{id:simple}`, or `{id:N}` as .NET
+    /// writes `Guid.ToString("N")`): the keys Python's `uuid4().hex` and .NET's "N" format
+    /// write.
+    Simple,
 }
 
 impl SegmentFormat {
@@ -55,6 +59,7 @@ impl SegmentFormat {
             SegmentFormat::Iso => "iso".into(),
             SegmentFormat::Bucket(bucket) => bucket.spec().into(),
             SegmentFormat::Escaped => "escaped".into(),
+            SegmentFormat::Simple => "simple".into(),
         }
     }
 }
@@ -249,6 +254,8 @@ fn parse_format(field: &str, spec: &str) -> Result<SegmentFormat, TemplateError>
         "raw" => SegmentFormat::Default,
         "escaped" => SegmentFormat::Escaped,
         "unpadded" => SegmentFormat::Unpadded,
+        // .NET's `Guid.ToString("N")` names the same form.
+        "simple" | "N" => SegmentFormat::Simple,
         digits if digits.bytes().all(|b| b.is_ascii_digit()) => {
             let width: usize = digits.parse().map_err(|_| {
                 TemplateError(format!("the width in `{{{field}:{spec}}}` is too large"))
@@ -264,7 +271,7 @@ fn parse_format(field: &str, spec: &str) -> Result<SegmentFormat, TemplateError>
         }
         _ => {
             return Err(TemplateError(format!(
-                "unknown format `{spec}` in `{{{field}:{spec}}}`; expected a width like `06`, `unpadded`, `ticks`, `inverted_ticks`, `iso`, a time bucket (`month`, `date`, `hour`, `yyyyMM`, `yyyyMMdd`, `yyyyMMddHH`) or `escaped`"
+                "unknown format `{spec}` in `{{{field}:{spec}}}`; expected a width like `06`, `unpadded`, `ticks`, `inverted_ticks`, `iso`, a time bucket (`month`, `date`, `hour`, `yyyyMM`, `yyyyMMdd`, `yyyyMMddHH`), `escaped` or `simple` (a GUID without hyphens)"
             )));
         }
     })

@@ -129,6 +129,7 @@ pub fn key_bound(design: &Design, key: &Key) -> KeyBound {
                 f.kind.integer_width().unwrap_or(20)
             }
             (SegmentFormat::Default, TypeKind::Uuid) => 36,
+            (SegmentFormat::Simple, _) => 32,
             (SegmentFormat::Default, TypeKind::Time) => 28,
             (SegmentFormat::Default, TypeKind::Other) => {
                 bound.unbounded.push((

@@ -273,14 +273,13 @@ fn first_rows_of_guid_range(
     space: &KeySpace,
     out: &mut Vec<Finding>,
 ) -> bool {
-    use table_derive_internals::keyspace::Language;
     let design = ctx.design;
     // The GUID is the last value of the key, with only literals after it, and something before.
     let Some(at) = space.segments.iter().rposition(|s| s.field.is_some()) else {
         return false;
     };
     let guid = &space.segments[at];
-    if guid.language != Language::Guid || space.leading_value().is_some_and(|(i, _)| i == at) {
+    if !guid.language.is_guid() || space.leading_value().is_some_and(|(i, _)| i == at) {
         return false;
     }
     // Whether `bound` holds every segment before the GUID: the range names one such prefix.

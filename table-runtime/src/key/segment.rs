@@ -393,6 +393,29 @@ impl KeySegment for Uuid {
     }
 }
 
+/// Appends a GUID as 32 lowercase hex digits with no hyphens (`{id:simple}`): the form of
+/// .NET's `Guid.ToString("N")` and Python's `uuid.hex`.
+pub fn push_simple_guid(out: &mut String, id: &Uuid) {
+    out.push_str(id.simple().encode_lower(&mut Uuid::encode_buffer()));
+}
+
+/// Reads a GUID written as 32 lowercase hex digits (`{id:simple}`) from the front of `text`;
+/// any other shape (hyphens, capitals, other characters) is an error, as no write makes it.
+pub fn parse_simple_guid(text: &str) -> Result<(Uuid, &str), KeyEncodingError> {
+    let (hex, rest) = take(text, 32)?;
+    if !hex
+        .bytes()
+        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    {
+        return Err(KeyEncodingError(format!(
+            "`{hex}` is not a GUID of 32 lowercase hex digits"
+        )));
+    }
+    let id =
+        Uuid::try_parse(hex).map_err(|_| KeyEncodingError(format!("`{hex}` is not a GUID")))?;
+    Ok((id, rest))
+}
+
 /// How a time is written into a key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TimeFormat {
@@ -520,6 +543,24 @@ pub fn expect_end(text: &str) -> Result<(), KeyEncodingError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn simple_guids_are_32_lowercase_hex_digits() {
+        let id = Uuid::from_u128(0x67e5_5044_10b1_426f_9247_bb68_0e5f_e0c8);
+        let mut key = String::new();
+        push_simple_guid(&mut key, &id);
+        assert_eq!(key, "67e5504410b1426f9247bb680e5fe0c8");
+        key.push_str("_rest");
+        assert_eq!(parse_simple_guid(&key).unwrap(), (id, "_rest"));
+        for bad in [
+            "67E5504410B1426F9247BB680E5FE0C8",
+            "67e55044-10b1-426f-9247-bb680e5fe0c8",
+            "67e5504410b1426f9247bb680e5fe0c",
+            "67e5504410b1426f9247bb680e5fe0cg",
+        ] {
+            assert!(parse_simple_guid(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn segments_round_trip() {
