@@ -31,20 +31,14 @@ use uuid::Uuid;
 #[derive(TableEntity)]
 #[table(name = "Invoices", partition_key = "{merchant_id}", row_key = "{id}")]
 #[table(index(name = "by_invoice_id", partition_key = "{id}", row_key = "InvoiceIdIndex"))]
-#[table(index(
-    name = "by_payment_request",
-    partition_key = "{payment_request_id}",
-    row_key = "PaymentRequestIdIndex"
-))]
 #[table(rename_all = "PascalCase")]
 struct Invoice {
     /// The Lykke Pay merchant id, kept as text; also written as the MerchantId property.
     merchant_id: String,
-    /// `Guid.NewGuid().ToString("D")`, a GUID kept as text.
-    #[table(as_string, key_only)]
+    /// `Guid.NewGuid().ToString("D")`: the hyphenated lowercase text the grammar writes.
+    #[table(key_only)]
     id: Uuid,
     /// Set once the payment request exists; the pointer is written only then.
-    #[table(as_string)]
     payment_request_id: Option<Uuid>,
     number: String,
     client_name: String,
@@ -143,17 +137,7 @@ fn invoice_pointer(id: &str) -> Query {
     Query::filter(&format!("PartitionKey eq '{}' and RowKey eq 'InvoiceIdIndex'", id)).unwrap()
 }
 
-/// FindByPaymentRequestIdAsync: the pointer, then the invoice.
-fn payment_request_pointer(payment_request_id: &str) -> Query {
-    Query::filter(&format!(
-        "PartitionKey eq '{}' and RowKey eq 'PaymentRequestIdIndex'",
-        payment_request_id
-    ))
-    .unwrap()
-}
-
-/// InsertAsync (the invoice, then its pointers), UpdateAsync (replace with ETag `*`, then the
-/// payment request pointer), SetStatusAsync and the other merges, DeleteAsync (the invoice,
+/// InsertAsync (the invoice, then its invoice-id pointer), UpdateAsync (replace with ETag `*`), SetStatusAsync and the other merges, DeleteAsync (the invoice,
 /// then its pointers).
 async fn writes<B: Backend>(
     invoices: &Table<'_, B, Invoice>,
@@ -166,4 +150,34 @@ async fn writes<B: Backend>(
     let _ = invoices.get(key).await;
     let _ = invoices.merge(changed, IfMatch::Any).await;
     let _ = invoices.delete(key, IfMatch::Any).await;
+}
+
+/// The AzureIndex pointer by payment request, written by hand (InsertOrReplace) after the
+/// invoice only when it has a payment request, and deleted after it: a row of its own in the
+/// invoices table, holding the invoice's two keys.
+#[derive(TableEntity)]
+#[table(name = "Invoices", partition_key = "{payment_request_id}", row_key = "PaymentRequestIdIndex")]
+#[table(rename_all = "PascalCase")]
+struct PaymentRequestPointer {
+    #[table(key_only)]
+    payment_request_id: Uuid,
+    /// The invoice's merchant id.
+    primary_partition_key: String,
+    /// The invoice's id.
+    primary_row_key: String,
+}
+
+/// InsertPaymentRequestIdIndexAsync, FindByPaymentRequestIdAsync's read of the pointer (then
+/// of the invoice it names), DeletePaymentRequestIdIndexAsync.
+async fn payment_request_pointer_ops<B: Backend>(
+    pointers: &Table<'_, B, PaymentRequestPointer>,
+    invoices: &Table<'_, B, Invoice>,
+    pointer: &PaymentRequestPointer,
+    key: &<PaymentRequestPointer as TableEntity>::Key,
+    invoice_key: &<Invoice as TableEntity>::Key,
+) {
+    let _ = pointers.upsert(pointer).await;
+    let _ = pointers.get(key).await;
+    let _ = invoices.get(invoice_key).await;
+    let _ = pointers.delete(key, IfMatch::Any).await;
 }
