@@ -985,17 +985,9 @@ pub mod support {
     /// The keys a `key_only` field is read back from: an entity's own PartitionKey and RowKey,
     /// or, for an index copy, those of the entity it copies (kept in the copy's markers).
     pub fn primary_keys(entity: &Entity) -> (&str, &str) {
-        let marker = |name| match entity.get(name) {
-            Some(Value::String(s)) => Some(s.as_str()),
-            _ => None,
-        };
-        match (
-            marker(crate::index::INDEX_NAME_PROPERTY),
-            marker(crate::index::INDEX_SOURCE_PARTITION_PROPERTY),
-            marker(crate::index::INDEX_SOURCE_ROW_PROPERTY),
-        ) {
-            (Some(_), Some(pk), Some(rk)) => (pk, rk),
-            _ => (&entity.partition_key, &entity.row_key),
+        match crate::index::copy_markers(entity) {
+            Some((_, pk, rk)) => (pk, rk),
+            None => (&entity.partition_key, &entity.row_key),
         }
     }
 

@@ -92,16 +92,21 @@ pub fn copies_of<T: TableEntity>(value: &T) -> Result<Vec<IndexCopy>, Conversion
 /// For a stored entity that is an index copy: its index's name and the keys of the entity it
 /// copies. `None` for an entity without the markers.
 pub fn copy_marker(entity: &Entity) -> Option<(&str, Keys)> {
+    let (index, partition_key, row_key) = copy_markers(entity)?;
+    Some((index, Keys::new(partition_key, row_key)))
+}
+
+/// An index copy's markers as they are stored: its index's name, and the PartitionKey and
+/// RowKey of the entity it copies.
+pub(crate) fn copy_markers(entity: &Entity) -> Option<(&str, &str, &str)> {
     let string = |name| match entity.get(name) {
         Some(Value::String(s)) => Some(s.as_str()),
         _ => None,
     };
     Some((
         string(INDEX_NAME_PROPERTY)?,
-        Keys::new(
-            string(INDEX_SOURCE_PARTITION_PROPERTY)?,
-            string(INDEX_SOURCE_ROW_PROPERTY)?,
-        ),
+        string(INDEX_SOURCE_PARTITION_PROPERTY)?,
+        string(INDEX_SOURCE_ROW_PROPERTY)?,
     ))
 }
 
