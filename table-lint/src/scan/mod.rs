@@ -2125,7 +2125,8 @@ fn short_docs<'i>(item: &'i str, from: usize, tokens: &[lex::Token]) -> Cow<'i, 
         } else {
             "#[d]"
         };
-        if comment.len() < short.len() || comment[..short.len()].contains('\n') {
+        // Bytes, not a `str` slice: a comment such as `///é` has no char boundary there.
+        if comment.len() < short.len() || comment.as_bytes()[..short.len()].contains(&b'\n') {
             continue;
         }
         let bytes = bytes.get_or_insert_with(|| item.as_bytes().to_vec());
@@ -2382,6 +2383,10 @@ mod tests {
             panic!("a struct")
         };
         assert_eq!(data.fields.iter().next().unwrap().attrs.len(), 1);
+        // A comment whose text starts with a character of several bytes right after `///`.
+        let src = "///é x\nstruct B;";
+        lex::lex(src, &mut tokens).unwrap();
+        assert_eq!(short_docs(src, 0, &tokens), "#[d]   \nstruct B;");
     }
 
     #[test]
