@@ -353,13 +353,8 @@ fn check_key_only(design: &Design, field: &Field, errors: &mut Problems) {
         );
         return;
     }
-    let formats: Vec<SegmentFormat> = [&design.partition_key, &design.row_key]
-        .into_iter()
-        .flat_map(|k| k.template.placeholders())
-        .filter(|(name, _)| *ident == *name)
-        .map(|(_, format)| format)
-        .collect();
-    if formats.is_empty() {
+    let keys = [&design.partition_key, &design.row_key];
+    let Some(i) = crate::expand::reading_key(&keys, ident) else {
         fail(
             errors,
             ProblemKind::KeyOnlyField,
@@ -367,21 +362,21 @@ fn check_key_only(design: &Design, field: &Field, errors: &mut Problems) {
                 "`{ident}` is `key_only`, but neither the PartitionKey nor the RowKey holds it, so its value would be lost; write `{{{ident}}}` in one of them, or drop `key_only` to store it as a property"
             ),
         );
-    } else if let Some(lossy) = formats
-        .iter()
-        .find(|f| matches!(f, SegmentFormat::Bucket(_)))
-        .filter(|_| {
-            formats
-                .iter()
-                .all(|f| matches!(f, SegmentFormat::Bucket(_)))
-        })
-    {
+        return;
+    };
+    if !crate::expand::holds_whole(&keys, ident) {
+        // The key read from holds only a time bucket of the field.
+        let lossy = keys[i]
+            .template
+            .placeholders()
+            .find(|(name, _)| *ident == *name)
+            .map_or_else(String::new, |(_, format)| format.spec());
         fail(
             errors,
             ProblemKind::KeyOnlyField,
             format!(
                 "`{ident}` is `key_only`, but its keys hold only its period (`{{{ident}:{}}}`), not the time itself; keep it as a property (drop `key_only`) or write the whole instant in a key (`{{{ident}:iso}}`, `{{{ident}:ticks}}`)",
-                lossy.spec()
+                lossy
             ),
         );
     }

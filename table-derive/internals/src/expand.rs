@@ -176,27 +176,25 @@ fn parse_segment(
     }
 }
 
-/// Whether one of `keys` holds `field` whole: in any format but a time bucket.
-fn holds_whole(keys: &[&Key], field: &syn::Ident) -> bool {
-    reading_key(keys, field).is_some_and(|i| {
-        keys[i]
-            .template
-            .placeholders()
-            .any(|(name, format)| *field == name && !matches!(format, SegmentFormat::Bucket(_)))
+/// Whether `key` holds `field`, and with `whole` in a format that reads back to the whole value
+/// (any but a time bucket, which keeps only the period).
+fn holds(key: &Key, field: &syn::Ident, whole: bool) -> bool {
+    key.template.placeholders().any(|(name, format)| {
+        *field == name && !(whole && matches!(format, SegmentFormat::Bucket(_)))
     })
 }
 
-/// Which of `keys` a read takes `field` back from: the first that holds its whole value (any
-/// format but a time bucket, which keeps only the period), or else the first that holds it.
+/// Whether one of `keys` holds `field` whole.
+pub(crate) fn holds_whole(keys: &[&Key], field: &syn::Ident) -> bool {
+    keys.iter().any(|k| holds(k, field, true))
+}
+
+/// Which of `keys` a read takes `field` back from: the first that holds its whole value, or
+/// else the first that holds it.
 pub fn reading_key(keys: &[&Key], field: &syn::Ident) -> Option<usize> {
-    let holds = |key: &Key, whole: bool| {
-        key.template.placeholders().any(|(name, format)| {
-            *field == name && !(whole && matches!(format, SegmentFormat::Bucket(_)))
-        })
-    };
     keys.iter()
-        .position(|k| holds(k, true))
-        .or_else(|| keys.iter().position(|k| holds(k, false)))
+        .position(|k| holds(k, field, true))
+        .or_else(|| keys.iter().position(|k| holds(k, field, false)))
 }
 
 /// Statements that read the given fields back from `keys` (texts `inputs`, errors labelled

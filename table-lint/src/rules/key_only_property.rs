@@ -45,13 +45,7 @@ never matches. PartitionKey and RowKey are the indexed properties, the ones a qu
 };
 
 fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
-    if ctx.tables.is_empty() {
-        return;
-    }
-    for name in &ctx.filter.properties {
-        if ctx.tables.iter().any(|d| d.property(name).is_some()) {
-            continue;
-        }
+    for name in ctx.unstored_properties() {
         let Some((design, field, key)) = ctx.tables.iter().find_map(|d| {
             d.key_only
                 .iter()

@@ -459,6 +459,14 @@ impl FilterContext<'_> {
         best
     }
 
+    /// The user properties the filter names (once each) that no design of the queried table
+    /// stores; none when the table is unknown.
+    pub fn unstored_properties(&self) -> impl Iterator<Item = &String> {
+        self.filter.properties.iter().filter(|name| {
+            !self.tables.is_empty() && !self.tables.iter().any(|d| d.property(name).is_some())
+        })
+    }
+
     /// A finding on the filter's literal.
     pub fn finding(&self, message: impl Into<String>, help: impl Into<String>) -> Finding {
         Finding::at(self.site.start, self.site.end, message, help)

@@ -45,14 +45,7 @@ has, and a missing one never matches."#,
 };
 
 fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
-    if ctx.tables.is_empty() {
-        return;
-    }
-    // Every user property the filter names, once each.
-    for name in &ctx.filter.properties {
-        if ctx.tables.iter().any(|d| d.property(name).is_some()) {
-            continue;
-        }
+    for name in ctx.unstored_properties() {
         // The stored names (and the system properties) that differ from it in case only.
         let system = ["PartitionKey", "RowKey", "Timestamp"]
             .into_iter()
