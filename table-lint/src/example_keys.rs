@@ -12,7 +12,7 @@ use table_derive_internals::template::{Grain, Part, SegmentFormat};
 use table_runtime::ConversionError;
 use table_runtime::DateTime;
 use table_runtime::design::{SampleBounds, SampleValue};
-use table_runtime::key::encode::{Bucket, Granularity, KeyEncodingError};
+use table_runtime::key::encode::{Bucket, Granularity, KeyEncodingError, UnixTime};
 use table_runtime::key::segment::{
     Follows, KeySegment, PaddedInteger, TimeFormat, TimeSegment, UnpaddedInteger, check_max,
     expect_end, expect_literal, parse_escaped_segment, parse_simple_guid, parse_verbatim,
@@ -123,6 +123,7 @@ fn time_format(format: SegmentFormat) -> TimeFormat {
     match format {
         SegmentFormat::Ticks => TimeFormat::Ticks,
         SegmentFormat::InvertedTicks => TimeFormat::InvertedTicks,
+        SegmentFormat::Unix(unix) => TimeFormat::Unix(UnixTime::new(unix.millis, unix.inverted)),
         SegmentFormat::Bucket(bucket) => TimeFormat::Bucket(Bucket::new(
             match bucket.grain {
                 Grain::Hour => Granularity::Hour,

@@ -86,7 +86,8 @@ pub struct DesignSummary {
     /// Where the PartitionKey template is written.
     pub partition_key_at: (Position, Position),
     /// Whether the PartitionKey's first field is a time, and its order: `Some(true)` when
-    /// later times sort later, `Some(false)` for inverted ticks (the newest first).
+    /// later times sort later, `Some(false)` for inverted ticks or Unix time (the newest
+    /// first).
     pub partition_time_order: Option<bool>,
     /// Where the RowKey template is written.
     pub row_key_at: (Position, Position),
@@ -729,9 +730,7 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
                 .filter(|(f, fmt)| {
                     rules::is_time_placeholder(design, &design.partition_key.template, f, *fmt)
                 })
-                .map(|(_, fmt)| {
-                    fmt != table_derive_internals::template::SegmentFormat::InvertedTicks
-                }),
+                .map(|(_, fmt)| !fmt.newest_first()),
             row_key_at: Diagnostic::span_positions(design.row_key.span),
             row_key_constant: design
                 .row_key

@@ -20,7 +20,7 @@ mod compiled_and_read;
 
 compiled_and_read! { SOURCE;
     #[derive(Debug, Clone, PartialEq, TableEntity)]
-    #[table(name = "Keys", partition_key = "{tenant}_{day:yyyyMMdd}~{hour:hour}", row_key = "{a:06}{b}.{c}_{j:unpadded}:{k:unpadded}_{d:ticks}{e:inverted_ticks}{f}{m:simple}_{g:escaped}__{h}_{i}")]
+    #[table(name = "Keys", partition_key = "{tenant}_{day:yyyyMMdd}~{hour:hour}", row_key = "{a:06}{b}.{c}_{j:unpadded}:{k:unpadded}_{d:ticks}{e:inverted_ticks}{f}{m:simple}{n:inverted_unix_ms}_{g:escaped}__{h}_{i}")]
     struct Sample {
         #[table(max_len = 8)]
         tenant: String,
@@ -40,6 +40,7 @@ compiled_and_read! { SOURCE;
         #[table(max = 70_000)]
         k: u32,
         m: Uuid,
+        n: OffsetDateTime,
     }
 }
 
@@ -90,6 +91,23 @@ impl Random {
         DateTime::from_ticks(ticks).unwrap().to_offset_date_time()
     }
 
+    /// An instant around the years Unix time in milliseconds writes (1970 to 2286), now and
+    /// then just outside them.
+    fn unix_era_time(&mut self) -> OffsetDateTime {
+        use table_runtime::value::UNIX_EPOCH_TICKS;
+        // 1960 to 2296, in ticks since 1970.
+        let before = 10 * 365 * 864_000_000_000i64;
+        let span = 336 * 365 * 864_000_000_000u128;
+        let since = ((u128::from(self.next()) * span) >> 53) as i64 - before;
+        let ticks = if self.below(8) == 0 {
+            UNIX_EPOCH_TICKS + since
+        } else {
+            // Mostly inside the era.
+            UNIX_EPOCH_TICKS + since.clamp(0, 99_999_999_999_999_999)
+        };
+        DateTime::from_ticks(ticks).unwrap().to_offset_date_time()
+    }
+
     fn sample(&mut self) -> Sample {
         Sample {
             tenant: self.text(9, true),
@@ -114,6 +132,7 @@ impl Random {
                 _ => self.below(80_000) as u32,
             },
             m: Uuid::from_u128(u128::from(self.next()) << 64 | u128::from(self.next())),
+            n: self.unix_era_time(),
         }
     }
 }

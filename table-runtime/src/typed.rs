@@ -58,7 +58,7 @@
 //! | --- | --- |
 //! | `rename = "Name"` | the property's name |
 //! | `skip` | not stored; `Default` on reads |
-//! | `key_only` | kept only in the PartitionKey or RowKey, as keys written by code that stores no copy of the value (`PartitionKey = userId`): no property is written, and reads take the value back from the key (for an index copy, from the keys of the entity copied). The key must hold the whole value: a time only as its bucket (`{at:date}`) is refused. A projection (`projection_of`) may declare it `key_only` too |
+//! | `key_only` | kept only in the PartitionKey or RowKey, as keys written by code that stores no copy of the value (`PartitionKey = userId`): no property is written, and reads take the value back from the key (for an index copy, from the keys of the entity copied). The key must hold the whole value: a time only as its bucket (`{at:date}`) is refused, and one in Unix time reads back at its unit (the millisecond or second). A projection (`projection_of`) may declare it `key_only` too |
 //! | `json` | stored as JSON text with serde |
 //! | `as_string` | stored as its `Display` text, read with `FromStr`: the way to keep a `u64` or `u128` |
 //! | `max_len = 64` | the most UTF-16 code units a string holds (bytes, on a `Vec<u8>`): checked on every write and key, and what lets `table-lint` bound key and entity sizes |
@@ -83,6 +83,8 @@
 //! | `{id:unpadded}` | plain decimal text, `-` before a negative (`id.ToString()`'s keys): for matching keys a table already holds; they sort as text, and `table-lint` warns (TK005) |
 //! | `{at}` / `{at:iso}` | fixed-width ISO 8601 UTC, `2026-03-01T10:20:30.0000000Z` |
 //! | `{at:ticks}`, `{at:inverted_ticks}` | 19-digit .NET ticks, ascending or newest first |
+//! | `{at:unix_ms}`, `{at:unix}` | Unix time in milliseconds (13 digits: JavaScript's `Date.now()`, Java's `System.currentTimeMillis()`) or seconds (10 digits: Python's `int(time.time())`), zero-padded; truncated to the unit, and an error before 1970 or after 2286 |
+//! | `{at:inverted_unix_ms}`, `{at:inverted_unix}` | the same count subtracted from all nines (`9999999999999 - Date.now()`): newest first |
 //! | `{at:date}`, `{at:hour}`, `{at:month}` | a UTC date (`2026-03-01`), hour (`2026-03-01T10`) or month (`2026-03`) bucket |
 //! | `{at:yyyyMMdd}`, `{at:yyyyMMddHH}`, `{at:yyyyMM}` | the same buckets in the compact form .NET code writes with `ToString("yyyyMMdd")` (`20260301`) |
 //! | `{id}` (a `Uuid`) | hyphenated lowercase |

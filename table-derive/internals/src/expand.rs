@@ -53,6 +53,10 @@ fn time_format(format: SegmentFormat) -> TokenStream {
     match format {
         SegmentFormat::Ticks => quote!(#rt::TimeFormat::Ticks),
         SegmentFormat::InvertedTicks => quote!(#rt::TimeFormat::InvertedTicks),
+        SegmentFormat::Unix(unix) => {
+            let (millis, inverted) = (unix.millis, unix.inverted);
+            quote!(#rt::TimeFormat::Unix(#rt::UnixTime::new(#millis, #inverted)))
+        }
         SegmentFormat::Bucket(bucket) => {
             let name = match (bucket.grain, bucket.compact) {
                 (Grain::Hour, false) => quote!(HOUR),
@@ -176,25 +180,40 @@ fn parse_segment(
     }
 }
 
-/// Whether `key` holds `field`, and with `whole` in a format that reads back to the whole value
-/// (any but a time bucket, which keeps only the period).
-fn holds(key: &Key, field: &syn::Ident, whole: bool) -> bool {
-    key.template.placeholders().any(|(name, format)| {
-        *field == name && !(whole && matches!(format, SegmentFormat::Bucket(_)))
-    })
+/// How much of `field`'s value `key` keeps, at its best placeholder of the field: 3 for the
+/// whole value, 2 and 1 for Unix time in milliseconds and seconds (the value truncated to the
+/// unit), 0 for a time bucket (only the period); `None` when the key does not hold the field.
+fn kept(key: &Key, field: &syn::Ident) -> Option<u8> {
+    key.template
+        .placeholders()
+        .filter(|(name, _)| *field == *name)
+        .map(|(_, format)| match format {
+            SegmentFormat::Bucket(_) => 0,
+            SegmentFormat::Unix(unix) if !unix.millis => 1,
+            SegmentFormat::Unix(_) => 2,
+            _ => 3,
+        })
+        .max()
 }
 
-/// Whether one of `keys` holds `field` whole.
+/// Whether one of `keys` holds `field` whole: in a format that reads back to the value, Unix
+/// time included (at its unit), but not a time bucket, which keeps only the period.
 pub(crate) fn holds_whole(keys: &[&Key], field: &syn::Ident) -> bool {
-    keys.iter().any(|k| holds(k, field, true))
+    keys.iter()
+        .any(|k| kept(k, field).is_some_and(|grain| grain > 0))
 }
 
-/// Which of `keys` a read takes `field` back from: the first that holds its whole value, or
-/// else the first that holds it.
+/// Which of `keys` a read takes `field` back from: the first that keeps most of its value.
 pub fn reading_key(keys: &[&Key], field: &syn::Ident) -> Option<usize> {
-    keys.iter()
-        .position(|k| holds(k, field, true))
-        .or_else(|| keys.iter().position(|k| holds(k, field, false)))
+    let mut best: Option<(usize, u8)> = None;
+    for (i, key) in keys.iter().enumerate() {
+        if let Some(grain) = kept(key, field)
+            && best.is_none_or(|(_, b)| grain > b)
+        {
+            best = Some((i, grain));
+        }
+    }
+    best.map(|(i, _)| i)
 }
 
 /// Statements that read the given fields back from `keys` (texts `inputs`, errors labelled
@@ -281,6 +300,7 @@ fn key_capacity(design: &Design, parts: &[Part], access: Access) -> TokenStream 
                     SegmentFormat::Unpadded => fixed += f.unpadded_width().unwrap_or(20),
                     SegmentFormat::Ticks | SegmentFormat::InvertedTicks => fixed += 19,
                     SegmentFormat::Iso => fixed += 28,
+                    SegmentFormat::Unix(unix) => fixed += unix.width(),
                     SegmentFormat::Simple => fixed += 32,
                     SegmentFormat::Bucket(bucket) => fixed += bucket.width(),
                     SegmentFormat::Escaped => {
@@ -655,7 +675,7 @@ fn query_methods<'d>(
         let more_follows = j + 1 < rk_parts.len();
         let separator = separator_after(rk_parts, j);
         let verbatim = is_string(f) && *format == SegmentFormat::Default;
-        let inverted = *format == SegmentFormat::InvertedTicks;
+        let inverted = format.newest_first();
         let element = if is_string(f) {
             quote!(&'__r str)
         } else {
@@ -679,7 +699,7 @@ fn query_methods<'d>(
             f.ident,
             rk.template.text,
             if inverted {
-                " (inverted ticks: the bounds are flipped for you, so `since..` means newer than `since`)"
+                " (newest first: the bounds are flipped for you, so `since..` means newer than `since`)"
             } else {
                 ""
             }
@@ -785,7 +805,7 @@ fn query_methods<'d>(
         if j == 0 && inverted {
             let latest = format_ident!("{prefix}latest");
             let doc = format!(
-                "The latest `n` of {what} in one partition (RowKey starts with inverted ticks)."
+                "The latest `n` of {what} in one partition (RowKey starts with a newest-first time)."
             );
             calls.push(QueryCall {
                 method: latest.clone(),

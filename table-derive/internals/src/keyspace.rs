@@ -244,6 +244,11 @@ impl Language {
             (TypeKind::Time | TypeKind::Other, SegmentFormat::InvertedTicks) => {
                 Language::InvertedTicks
             }
+            // Every string of its digits is some second or millisecond, counted up or down.
+            (TypeKind::Time | TypeKind::Other, SegmentFormat::Unix(unix)) => Language::Decimal {
+                width: unix.width(),
+                max: u128::from(unix.max()),
+            },
             (TypeKind::Time | TypeKind::Other, SegmentFormat::Bucket(bucket)) => {
                 Language::Bucket(bucket)
             }

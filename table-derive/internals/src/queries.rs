@@ -84,7 +84,7 @@ pub fn specs_for(design: &Design, prefix: &str, pk: &Key, rk: &Key) -> Vec<Query
         }
         let before = text_of(&rk_parts[..j]);
         let fields = fields_of(pk_parts.iter().chain(&rk_parts[..=j]));
-        let (lo, hi) = if *format == SegmentFormat::InvertedTicks {
+        let (lo, hi) = if format.newest_first() {
             ("to", "from")
         } else {
             ("from", "to")
@@ -126,7 +126,7 @@ pub fn specs_for(design: &Design, prefix: &str, pk: &Key, rk: &Key) -> Vec<Query
                 fields: fields.clone(),
             });
         }
-        if j == 0 && *format == SegmentFormat::InvertedTicks {
+        if j == 0 && format.newest_first() {
             out.push(QuerySpec {
                 method: format!("{prefix}latest"),
                 class: "partition scan",

@@ -22,6 +22,12 @@ pub enum SegmentFormat {
     InvertedTicks,
     /// Fixed-width ISO 8601 UTC (`{at:iso}`).
     Iso,
+    /// Unix time, the count of seconds or milliseconds since 1970-01-01 UTC, zero-padded to
+    /// the digits 2286 needs: `{at:unix}` (10 digits, Python's `int(time.time())`) and
+    /// `{at:unix_ms}` (13 digits, JavaScript's `Date.now()`, Java's
+    /// `System.currentTimeMillis()`); `{at:inverted_unix}` and `{at:inverted_unix_ms}` subtract
+    /// the count from the largest those digits hold (`9999999999999 - Date.now()`), newest first.
+    Unix(Unix),
     /// The UTC month, day or hour holding a time: `{at:month}` (`2024-05`), `{at:date}`
     /// (`2024-05-01`), `{at:hour}` (`2024-05-01T10`), or the compact forms .NET code writes
     /// with `ToString`: `{at:yyyyMM}`, `{at:yyyyMMdd}`, `{at:yyyyMMddHH}`.
@@ -44,7 +50,28 @@ impl SegmentFormat {
             SegmentFormat::Ticks
                 | SegmentFormat::InvertedTicks
                 | SegmentFormat::Iso
+                | SegmentFormat::Unix(_)
                 | SegmentFormat::Bucket(_)
+        )
+    }
+
+    /// Whether the format writes a whole instant at its grain (ticks, ISO 8601, Unix time), as
+    /// opposed to a bucket that names the period holding it.
+    pub fn is_instant(self) -> bool {
+        matches!(
+            self,
+            SegmentFormat::Ticks
+                | SegmentFormat::InvertedTicks
+                | SegmentFormat::Iso
+                | SegmentFormat::Unix(_)
+        )
+    }
+
+    /// Whether later times sort first (inverted ticks, inverted Unix time).
+    pub fn newest_first(self) -> bool {
+        matches!(
+            self,
+            SegmentFormat::InvertedTicks | SegmentFormat::Unix(Unix { inverted: true, .. })
         )
     }
 
@@ -57,6 +84,7 @@ impl SegmentFormat {
             SegmentFormat::Ticks => "ticks".into(),
             SegmentFormat::InvertedTicks => "inverted_ticks".into(),
             SegmentFormat::Iso => "iso".into(),
+            SegmentFormat::Unix(unix) => unix.spec().into(),
             SegmentFormat::Bucket(bucket) => bucket.spec().into(),
             SegmentFormat::Escaped => "escaped".into(),
             SegmentFormat::Simple => "simple".into(),
@@ -83,6 +111,49 @@ impl Grain {
             Grain::Day => "day",
             Grain::Month => "month",
         }
+    }
+}
+
+/// A Unix time format: the unit it counts and whether it counts down.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Unix {
+    /// Milliseconds rather than seconds.
+    pub millis: bool,
+    /// The count subtracted from the largest the digits hold, so the newest sorts first.
+    pub inverted: bool,
+}
+
+impl Unix {
+    /// Every Unix time format, with the text that names it after the colon.
+    pub const ALL: [(&'static str, Unix); 4] = [
+        ("unix", Unix::new(false, false)),
+        ("unix_ms", Unix::new(true, false)),
+        ("inverted_unix", Unix::new(false, true)),
+        ("inverted_unix_ms", Unix::new(true, true)),
+    ];
+
+    /// The format for this unit and direction.
+    pub const fn new(millis: bool, inverted: bool) -> Unix {
+        Unix { millis, inverted }
+    }
+
+    /// The format as written after the colon (`unix_ms`, ...).
+    pub fn spec(self) -> &'static str {
+        Unix::ALL
+            .iter()
+            .find(|(_, u)| *u == self)
+            .map_or("unix", |(spec, _)| spec)
+    }
+
+    /// The digits every key of this format takes: 10 for seconds, 13 for milliseconds (enough
+    /// until 2286-11-20).
+    pub fn width(self) -> usize {
+        if self.millis { 13 } else { 10 }
+    }
+
+    /// The largest count the digits hold.
+    pub fn max(self) -> u64 {
+        10u64.pow(self.width() as u32) - 1
     }
 }
 
@@ -245,6 +316,9 @@ fn parse_format(field: &str, spec: &str) -> Result<SegmentFormat, TemplateError>
             "unknown format `{spec}` in `{{{field}:{spec}}}`; did you mean `{name}`? Bucket formats are written as .NET writes them, case and all"
         )));
     }
+    if let Some((_, unix)) = Unix::ALL.iter().find(|(name, _)| *name == spec) {
+        return Ok(SegmentFormat::Unix(*unix));
+    }
     Ok(match spec {
         "" => SegmentFormat::Default,
         "ticks" => SegmentFormat::Ticks,
@@ -271,7 +345,7 @@ fn parse_format(field: &str, spec: &str) -> Result<SegmentFormat, TemplateError>
         }
         _ => {
             return Err(TemplateError(format!(
-                "unknown format `{spec}` in `{{{field}:{spec}}}`; expected a width like `06`, `unpadded`, `ticks`, `inverted_ticks`, `iso`, a time bucket (`month`, `date`, `hour`, `yyyyMM`, `yyyyMMdd`, `yyyyMMddHH`), `escaped` or `simple` (a GUID without hyphens)"
+                "unknown format `{spec}` in `{{{field}:{spec}}}`; expected a width like `06`, `unpadded`, `ticks`, `inverted_ticks`, `iso`, Unix time (`unix`, `unix_ms`, `inverted_unix`, `inverted_unix_ms`), a time bucket (`month`, `date`, `hour`, `yyyyMM`, `yyyyMMdd`, `yyyyMMddHH`), `escaped` or `simple` (a GUID without hyphens)"
             )));
         }
     })
@@ -409,7 +483,23 @@ mod tests {
             );
             assert_eq!(t.canonical(), format!("p_{{at:{spec}}}"));
             assert!(SegmentFormat::Bucket(bucket).is_time());
+            assert!(!SegmentFormat::Bucket(bucket).is_instant());
         }
+        for (spec, unix) in Unix::ALL {
+            let format = parse(&format!("{{at:{spec}}}")).unwrap().parts[0].clone();
+            assert_eq!(
+                format,
+                Part::Placeholder {
+                    field: "at".into(),
+                    format: SegmentFormat::Unix(unix)
+                }
+            );
+            assert_eq!(SegmentFormat::Unix(unix).spec(), spec);
+            assert!(SegmentFormat::Unix(unix).is_instant());
+            assert_eq!(SegmentFormat::Unix(unix).newest_first(), unix.inverted);
+            assert_eq!(unix.max().to_string().len(), unix.width());
+        }
+        assert!(err("{at:unix_us}").contains("`unix_ms`"));
         assert!(err("{id:0}").contains("between 1 and 38"));
         assert!(err("{id:039}").contains("between 1 and 38"));
         assert_eq!(

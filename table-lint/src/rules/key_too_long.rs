@@ -22,7 +22,8 @@ A key template (the entity's keys or an index's) whose longest possible value is
 - integers: their width (`{n:06}` is 6; the default is the type's width: 3, 5, 10 or 20);
   written `:unpadded`, their longest decimal text (`u32` 10, `i32` 11 with its `-`, 64-bit
   types 20, or the digits of a declared `max`);
-- times: `ticks` and `inverted_ticks` 19, `iso` and the default 28, `date` 10, `hour` 13;
+- times: `ticks` and `inverted_ticks` 19, `iso` and the default 28, `date` 10, `hour` 13,
+  `unix_ms` 13, `unix` 10;
 - a `Uuid`: 36;
 - a `String` with `#[table(max_len = N)]`: `N` (verbatim, the default); written `:escaped`,
   `3 * N`, plus 1 for the space that ends it when more of the key follows (escaping writes some
@@ -100,6 +101,7 @@ pub fn key_bound(design: &Design, key: &Key) -> KeyBound {
             (SegmentFormat::Unpadded, _) => f.unpadded_width().unwrap_or(20),
             (SegmentFormat::Ticks | SegmentFormat::InvertedTicks, _) => 19,
             (SegmentFormat::Iso, _) => 28,
+            (SegmentFormat::Unix(unix), _) => unix.width(),
             (SegmentFormat::Bucket(bucket), _) => bucket.width(),
             (SegmentFormat::Escaped | SegmentFormat::Default, TypeKind::String) => {
                 match f.max_len {

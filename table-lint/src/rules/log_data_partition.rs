@@ -1,7 +1,6 @@
 //! TK014 `log-data-partition`: log-like data partitioned by nothing but a time bucket.
 
 use table_derive_internals::Design;
-use table_derive_internals::template::SegmentFormat;
 
 use super::{Check, EntityContext, Finding, Level, Rule};
 
@@ -118,7 +117,7 @@ fn log_shape(ctx: &EntityContext<'_>) -> Option<String> {
         return Some(why);
     }
     let time_ordered = match design.row_key.template.placeholders().next() {
-        Some((_, SegmentFormat::Ticks | SegmentFormat::InvertedTicks | SegmentFormat::Iso)) => true,
+        Some((_, format)) if format.is_instant() => true,
         // A count since an epoch (`Date.now()`'s milliseconds) orders the rows by time as well.
         Some((field, _)) => super::epoch_integer(design, field),
         None => false,

@@ -13,10 +13,11 @@ pub static RULE: Rule = Rule {
     name: "time-row-key-without-tie-breaker",
     default_level: Level::Warn,
     pattern: "log tail pattern: unique RowKeys",
-    summary: "a RowKey made only of an instant (ticks, ISO time): two writes in one tick are one key",
+    summary: "a RowKey made only of an instant (ticks, ISO or Unix time): two writes in one tick are one key",
     docs: r#"## What it flags
 A `row_key` (the entity's or an index copy's) whose only placeholders are instants: a `ticks`,
-`inverted_ticks` or `iso` format, an `OffsetDateTime` field in its default (ISO) form, or an
+`inverted_ticks`, `iso` or Unix time (`unix_ms`, `unix`, and their inverted forms) format, an
+`OffsetDateTime` field in its default (ISO) form, or an
 integer named as a count since an epoch (`at_ms`, `created_millis`, `epoch_seconds`,
 `unix_time`, `timestamp`, as `Date.now()` writes it), with no other field to tell two entities
 of the same instant apart. A field of the key's own
@@ -140,7 +141,7 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
             partition.template.placeholders().map(|(f, _)| f).collect();
         let placeholders: Vec<(&str, SegmentFormat)> = k.key.template.placeholders().collect();
         let instant = |field: &str, format: SegmentFormat| match format {
-            SegmentFormat::Ticks | SegmentFormat::InvertedTicks | SegmentFormat::Iso => true,
+            format if format.is_instant() => true,
             SegmentFormat::Default => {
                 design
                     .field(field)
@@ -185,12 +186,18 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
                 repeated.join(", ")
             )
         };
+        // The grain two writes must share to collide: what the format keeps of the instant.
+        let grain = match placeholders.iter().find(|(f, _)| *f == time) {
+            Some((_, SegmentFormat::Unix(unix))) if unix.millis => "millisecond",
+            Some((_, SegmentFormat::Unix(_))) => "second",
+            _ => "tick",
+        };
         let consequence = match (&log_record, path) {
             (Some(why), Path::Upsert | Path::Unseen) => format!(
                 "{why}, and two records of one instant get one key: an upsert keeps only one of them, an insert fails with 409 EntityAlreadyExists"
             ),
             (None, Path::Upsert) => format!(
-                "`{time}` is stamped when the entity is written, so two entities written in one tick get one key and an upsert silently keeps only the second"
+                "`{time}` is stamped when the entity is written, so two entities written in one {grain} get one key and an upsert silently keeps only the second"
             ),
             _ => "two inserts of one instant collide, and the second fails with 409 EntityAlreadyExists"
                 .to_owned(),
@@ -315,6 +322,33 @@ mod tests {
             "#,
         );
         assert!(observed.is_empty(), "{observed:?}");
+    }
+
+    /// Unix time is an instant at a coarser grain: `Date.now()`'s millisecond alone is found,
+    /// with the grain the writes share, and a tie-breaker after it is enough.
+    #[test]
+    fn unix_time_alone_is_found_at_its_grain() {
+        let design = |row_key: &str| {
+            format!(
+                r#"
+            #[derive(TableEntity)]
+            #[table(name = "Clicks", partition_key = "{{link}}", row_key = "{row_key}")]
+            struct Click {{ link: String, created_at: OffsetDateTime, click_id: Uuid }}
+            async fn store<B: Backend>(t: &Table<'_, B, Click>, c: &Click) {{
+                let _ = t.upsert(c).await;
+            }}
+            "#
+            )
+        };
+        for (row_key, grain) in [
+            ("{created_at:unix_ms}", "one millisecond"),
+            ("{created_at:inverted_unix}", "one second"),
+        ] {
+            let found = found(&design(row_key));
+            assert_eq!(found.len(), 1, "{found:?}");
+            assert!(found[0].contains(grain), "{}", found[0]);
+        }
+        assert!(found(&design("{created_at:unix_ms}_{click_id}")).is_empty());
     }
 
     /// An insert through a `Table<_, Index>` is an insert of `Index` only: a neighbour written

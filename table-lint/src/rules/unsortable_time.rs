@@ -140,7 +140,8 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
                     SegmentFormat::Default
                     | SegmentFormat::Iso
                     | SegmentFormat::Ticks
-                    | SegmentFormat::InvertedTicks,
+                    | SegmentFormat::InvertedTicks
+                    | SegmentFormat::Unix(_),
                 ) if f.kind == TypeKind::Time && !names_a_bucket(field) => (
                     format!(
                         "`{{{field}{}}}` in {} `{}` is an instant: every moment gets a partition of its own",

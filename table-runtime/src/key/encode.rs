@@ -9,6 +9,7 @@
 //! | time, ascending | 100 ns ticks since 0001-01-01, 19 digits | `0638500000000000000` |
 //! | time, newest first | `DateTime::MAX` ticks minus ticks, 19 digits (.NET's inverted ticks) | `2516878975999999999` |
 //! | time, readable | ISO 8601 UTC with 7 fractional digits | `2024-05-01T10:20:30.1234567Z` |
+//! | Unix time | seconds (10 digits) or milliseconds (13) since 1970, or their complement | `1714558830123` |
 //! | time bucket | UTC month, date, or date and hour; ISO 8601 or compact | `2024-05-01`, `2024-05-01T10`, `20240501` |
 //! | string | escaped (below), ended by a space when more of the key follows | `a.b/c` → `a..b.~c` |
 //!
@@ -204,6 +205,119 @@ pub fn parse_inverted_ticks(text: &str) -> Result<DateTime, KeyEncodingError> {
         .ok()
         .and_then(|i| DateTime::from_ticks(MAX_DATETIME_TICKS - i).ok())
         .ok_or_else(|| KeyEncodingError(format!("`{text}` is not a valid inverted tick count")))
+}
+
+/// A time written as Unix time: the whole seconds or milliseconds since 1970-01-01 UTC,
+/// zero-padded to the digits the year 2286 needs (10 for seconds, 13 for milliseconds). This is
+/// the text that Python's `int(time.time())`, JavaScript's `Date.now()` and Java's
+/// `System.currentTimeMillis()` give for every time since September 2001, so keys those
+/// programs wrote read back; the padding keeps earlier times in order too. The inverted forms
+/// subtract the count from the largest the digits hold (`9999999999999 - Date.now()`), so the
+/// newest sorts first.
+///
+/// A time is truncated to the unit (a key holds the millisecond, not the 100 ns tick), and one
+/// before 1970 or after what the digits hold is refused, since no fixed-width count writes it.
+///
+/// ```
+/// use table_runtime::DateTime;
+/// use table_runtime::key::encode::UnixTime;
+/// let at = DateTime::parse("2024-05-01T10:20:30.1234567Z").unwrap();
+/// let mut key = String::new();
+/// UnixTime::MILLIS.push(&mut key, at).unwrap();
+/// assert_eq!(key, "1714558830123");
+/// assert_eq!(UnixTime::MILLIS.parse(&key).unwrap().to_string(), "2024-05-01T10:20:30.1230000Z");
+/// let mut newest_first = String::new();
+/// UnixTime::INVERTED_MILLIS.push(&mut newest_first, at).unwrap();
+/// assert_eq!(newest_first, "8285441169876");
+/// assert!(UnixTime::SECONDS.push(&mut String::new(), DateTime::parse("1969-12-31T23:59:59Z").unwrap()).is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct UnixTime {
+    /// Milliseconds rather than seconds.
+    pub millis: bool,
+    /// The count subtracted from the largest the digits hold: newest first.
+    pub inverted: bool,
+}
+
+impl UnixTime {
+    /// Seconds, 10 digits (`{at:unix}`).
+    pub const SECONDS: UnixTime = UnixTime::new(false, false);
+    /// Milliseconds, 13 digits (`{at:unix_ms}`).
+    pub const MILLIS: UnixTime = UnixTime::new(true, false);
+    /// `9999999999` minus the seconds (`{at:inverted_unix}`).
+    pub const INVERTED_SECONDS: UnixTime = UnixTime::new(false, true);
+    /// `9999999999999` minus the milliseconds (`{at:inverted_unix_ms}`).
+    pub const INVERTED_MILLIS: UnixTime = UnixTime::new(true, true);
+
+    /// The form for this unit and direction.
+    pub const fn new(millis: bool, inverted: bool) -> UnixTime {
+        UnixTime { millis, inverted }
+    }
+
+    /// The digits every key of this form takes.
+    pub const fn width(self) -> usize {
+        if self.millis { 13 } else { 10 }
+    }
+
+    /// The largest count the digits hold.
+    pub const fn max(self) -> i64 {
+        if self.millis {
+            9_999_999_999_999
+        } else {
+            9_999_999_999
+        }
+    }
+
+    /// Ticks (100 ns) in one unit.
+    const fn unit_ticks(self) -> i64 {
+        if self.millis { 10_000 } else { 10_000_000 }
+    }
+
+    /// The count for `at`, truncated to the unit, or why it has none.
+    pub fn count(self, at: DateTime) -> Result<i64, KeyEncodingError> {
+        let since = at.ticks() - crate::value::UNIX_EPOCH_TICKS;
+        let unit = if self.millis {
+            "milliseconds"
+        } else {
+            "seconds"
+        };
+        if since < 0 {
+            return Err(KeyEncodingError(format!(
+                "{at} is before 1970, which Unix time in {unit} does not write"
+            )));
+        }
+        let count = since / self.unit_ticks();
+        if count > self.max() {
+            return Err(KeyEncodingError(format!(
+                "{at} is past what {} digits of Unix time in {unit} hold",
+                self.width()
+            )));
+        }
+        Ok(if self.inverted {
+            self.max() - count
+        } else {
+            count
+        })
+    }
+
+    /// Appends `at` in this form.
+    pub fn push(self, out: &mut String, at: DateTime) -> Result<(), KeyEncodingError> {
+        let count = self.count(at)?;
+        let _ = write!(out, "{count:0width$}", width = self.width());
+        Ok(())
+    }
+
+    /// Reads a count written in this form back as its instant.
+    pub fn parse(self, text: &str) -> Result<DateTime, KeyEncodingError> {
+        let written = parse_unsigned(text, self.width())? as i64;
+        let count = if self.inverted {
+            self.max() - written
+        } else {
+            written
+        };
+        DateTime::from_ticks(crate::value::UNIX_EPOCH_TICKS + count * self.unit_ticks())
+            .map_err(|e| KeyEncodingError(e.message))
+    }
 }
 
 /// Appends the fixed-width ISO 8601 form, `2024-05-01T10:20:30.1234567Z`.
@@ -620,6 +734,62 @@ mod tests {
         assert!(Bucket::COMPACT_DATE.parse("20240229").is_ok());
     }
 
+    /// Unix time reads back at its unit, refuses what its digits can't write, and is the text
+    /// other languages write: `Date.now()` of 2001-09-09T01:46:40Z is `1000000000000`.
+    #[test]
+    fn unix_time_is_the_count_other_languages_write() {
+        let at = |t: &str| DateTime::parse(t).unwrap();
+        let write = |form: UnixTime, t: &str| {
+            let mut s = String::new();
+            form.push(&mut s, at(t)).map(|()| s)
+        };
+        assert_eq!(
+            write(UnixTime::MILLIS, "2001-09-09T01:46:40Z").unwrap(),
+            "1000000000000"
+        );
+        assert_eq!(
+            write(UnixTime::SECONDS, "2001-09-09T01:46:40.9Z").unwrap(),
+            "1000000000"
+        );
+        assert_eq!(
+            write(UnixTime::SECONDS, "1970-01-01T00:00:05Z").unwrap(),
+            "0000000005"
+        );
+        assert_eq!(
+            write(UnixTime::INVERTED_SECONDS, "1970-01-01T00:00:05Z").unwrap(),
+            "9999999994"
+        );
+        assert_eq!(
+            write(UnixTime::MILLIS, "2286-11-20T17:46:39.999Z").unwrap(),
+            "9999999999999"
+        );
+        assert_eq!(
+            write(UnixTime::INVERTED_MILLIS, "2286-11-20T17:46:39.999Z").unwrap(),
+            "0000000000000"
+        );
+        for (form, t) in [
+            (UnixTime::MILLIS, "2286-11-20T17:46:40Z"),
+            (UnixTime::INVERTED_SECONDS, "2286-11-20T17:46:40Z"),
+            (UnixTime::MILLIS, "1969-12-31T23:59:59.9999999Z"),
+        ] {
+            let err = write(form, t).unwrap_err().0;
+            assert!(err.contains("1970") || err.contains("digits"), "{err}");
+        }
+        // Truncated to the unit, never rounded up into the next one.
+        assert_eq!(
+            UnixTime::MILLIS.parse("1714558830123").unwrap(),
+            at("2024-05-01T10:20:30.123Z")
+        );
+        for bad in [
+            "171455883012",
+            "17145588301234",
+            "1714558830x23",
+            "+714558830123",
+        ] {
+            assert!(UnixTime::MILLIS.parse(bad).is_err(), "{bad}");
+        }
+    }
+
     #[test]
     fn buckets_sort_as_their_periods() {
         let times = [
@@ -667,6 +837,10 @@ mod tests {
         }
     }
 
+    /// The last 100 ns tick 13 digits of Unix milliseconds hold (2286-11-20T17:46:39.9999999Z).
+    const UNIX_EPOCH_TICKS_2286: i64 =
+        crate::value::UNIX_EPOCH_TICKS + 10_000_000_000_000 * 10_000 - 1;
+
     fn key_char() -> impl Strategy<Value = char> {
         prop_oneof![
             proptest::char::range('\u{0}', '\u{A0}'),
@@ -704,6 +878,26 @@ mod tests {
             let (eu, ev) = (unsigned(u, 20).unwrap(), unsigned(v, 20).unwrap());
             prop_assert_eq!(eu.cmp(&ev), u.cmp(&v));
             prop_assert_eq!(parse_unsigned(&eu, 20).unwrap(), u);
+        }
+
+        #[test]
+        fn unix_time_keeps_order_and_reads_back_at_its_unit(
+            a in crate::value::UNIX_EPOCH_TICKS..=UNIX_EPOCH_TICKS_2286,
+            b in crate::value::UNIX_EPOCH_TICKS..=UNIX_EPOCH_TICKS_2286,
+        ) {
+            let (da, db) = (DateTime::from_ticks(a).unwrap(), DateTime::from_ticks(b).unwrap());
+            for form in [UnixTime::SECONDS, UnixTime::MILLIS, UnixTime::INVERTED_SECONDS, UnixTime::INVERTED_MILLIS] {
+                let (mut ka, mut kb) = (String::new(), String::new());
+                form.push(&mut ka, da).unwrap();
+                form.push(&mut kb, db).unwrap();
+                prop_assert_eq!(ka.len(), form.width());
+                // Never out of order; equal only within one unit.
+                let expected = if form.inverted { b.cmp(&a) } else { a.cmp(&b) };
+                prop_assert!(ka.cmp(&kb) == expected || ka == kb);
+                let back = form.parse(&ka).unwrap();
+                prop_assert!(back <= da && da.ticks() - back.ticks() < form.unit_ticks());
+                prop_assert_eq!(form.count(back).unwrap(), form.count(da).unwrap());
+            }
         }
 
         #[test]

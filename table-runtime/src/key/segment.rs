@@ -425,6 +425,8 @@ pub enum TimeFormat {
     Ticks,
     /// .NET's inverted ticks, 19 digits: newest first.
     InvertedTicks,
+    /// Unix time in seconds or milliseconds, ascending or newest first (`1714558830123`).
+    Unix(encode::UnixTime),
     /// The UTC month, day or hour that holds the time (`2024-05-01`, `20240501`, ...): a
     /// bucket that groups rows by period.
     Bucket(encode::Bucket),
@@ -436,18 +438,22 @@ impl TimeFormat {
         match self {
             TimeFormat::Iso8601 => 28,
             TimeFormat::Ticks | TimeFormat::InvertedTicks => encode::TICKS_WIDTH,
+            TimeFormat::Unix(unix) => unix.width(),
             TimeFormat::Bucket(bucket) => bucket.width(),
         }
     }
 
-    /// Appends `at` in this format.
-    pub fn push(self, out: &mut String, at: DateTime) {
+    /// Appends `at` in this format; an error for a time the format can't write (Unix time
+    /// before 1970 or past its digits).
+    pub fn push(self, out: &mut String, at: DateTime) -> Result<(), KeyEncodingError> {
         match self {
             TimeFormat::Iso8601 => encode::push_iso8601(out, at),
             TimeFormat::Ticks => encode::push_ticks(out, at),
             TimeFormat::InvertedTicks => encode::push_inverted_ticks(out, at),
+            TimeFormat::Unix(unix) => return unix.push(out, at),
             TimeFormat::Bucket(bucket) => bucket.push(out, at),
         }
+        Ok(())
     }
 
     /// Reads a time in this format (a bucket reads back as its start).
@@ -456,6 +462,7 @@ impl TimeFormat {
             TimeFormat::Iso8601 => encode::parse_iso8601(text),
             TimeFormat::Ticks => encode::parse_ticks(text),
             TimeFormat::InvertedTicks => encode::parse_inverted_ticks(text),
+            TimeFormat::Unix(unix) => unix.parse(text),
             TimeFormat::Bucket(bucket) => bucket.parse(text),
         }
     }
@@ -473,8 +480,7 @@ pub trait TimeSegment: Sized {
 
     /// Appends the value in `format`.
     fn push_time(&self, out: &mut String, format: TimeFormat) -> Result<(), KeyEncodingError> {
-        format.push(out, self.to_key_time()?);
-        Ok(())
+        format.push(out, self.to_key_time()?)
     }
 
     /// Reads a value in `format` from the front of `text`.
@@ -686,6 +692,21 @@ mod tests {
             assert_eq!(out.len(), format.width());
             assert_eq!(DateTime::parse_time(&out, format).unwrap(), (at, ""));
         }
+        let truncated = DateTime::parse("2024-05-01T10:20:30.123Z").unwrap();
+        let mut out = String::new();
+        at.push_time(&mut out, TimeFormat::Unix(encode::UnixTime::MILLIS))
+            .unwrap();
+        out.push_str("_7");
+        assert_eq!(
+            DateTime::parse_time(&out, TimeFormat::Unix(encode::UnixTime::MILLIS)).unwrap(),
+            (truncated, "_7")
+        );
+        let before_1970 = DateTime::parse("1601-01-01T00:00:00Z").unwrap();
+        assert!(
+            before_1970
+                .push_time(&mut out, TimeFormat::Unix(encode::UnixTime::SECONDS))
+                .is_err()
+        );
         let mut out = String::new();
         at.push_time(&mut out, TimeFormat::Bucket(encode::Bucket::HOUR))
             .unwrap();
