@@ -49,7 +49,7 @@ pub struct KeyWriteError {
 /// runtime's segment encodings, with `label` (`PartitionKey`, `RowKey of index `by_email``)
 /// naming the key in errors. `value` gives each placeholder's value, or `None` for a field the
 /// linter holds no value of (a type of your own), which is written as its placeholder
-/// (`{code}`).
+/// (`{code}`). An `Option` field is given as its value's type ([`Field::key_view`]).
 pub fn write_key(
     design: &Design,
     key: &Key,
@@ -70,9 +70,11 @@ pub fn write_key(
                     out.push_str(&format!("{{{field}}}"));
                     continue;
                 };
-                match value(f) {
+                // A sparse index's key holds the value of an `Option` field.
+                let f = f.key_view();
+                match value(&f) {
                     Some(v) => {
-                        push_value(&mut out, f, *format, follows, &v, label).map_err(|error| {
+                        push_value(&mut out, &f, *format, follows, &v, label).map_err(|error| {
                             KeyWriteError {
                                 field: field.clone(),
                                 error,
@@ -205,7 +207,8 @@ pub fn read_key<'d>(
                 let f = design
                     .field(field)
                     .ok_or_else(|| to_key_error(KeyEncodingError(format!("no field `{field}`"))))?;
-                let (value, after) = read_value(f, *format, follows, rest).map_err(to_key_error)?;
+                let (value, after) =
+                    read_value(&f.key_view(), *format, follows, rest).map_err(to_key_error)?;
                 out.push((f, value));
                 rest = after;
             }

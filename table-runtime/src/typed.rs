@@ -48,6 +48,7 @@
 //! | `index(name = "by_email", row_key = "…")` | a copy in the entity's partition, written in the entity's transaction |
 //! | `index(name = "…", partition_key = "…", row_key = "…", eventual)` | a copy in another partition, kept by the index queue and its worker |
 //! | `index(…, project(a, b))` | copies holding only some fields, read through a generated type |
+//! | an `Option` field in an index's keys | a sparse index: the copy is written only while the field has a value, and removed when it becomes `None`; the index's queries take the value (`&str` for an `Option<String>`) |
 //! | `projection_of = "Employee"` | this struct reads some fields of another design's entities |
 //! | `allow(RULE, reason = "…")` | silences a `table-lint` rule for this struct, with the reason |
 //! | `load(writes_per_second = 5, rows = 400)` | the peak writes a second and the most rows the design is built for: `table-lint` weighs them against one partition (about 2,000 entities a second) and one page (1,000 rows); no code is generated |
@@ -262,6 +263,25 @@
 //! let copies = Table::<_, EmployeeByLastName>::new(&store);
 //! let found = pollster::block_on(copies.query_all(&Employee::by_last_name_partition_query().unwrap())).unwrap();
 //! assert_eq!(found, [EmployeeByLastName { last_name: "Jones".into(), id: 7, email: "ann@contoso.com".into() }]);
+//! ```
+//!
+//! An index keyed by an `Option` field is sparse: entities without the value get no copy, so
+//! the index holds only the entities it can find (the users who gave an e-mail address). The
+//! entity's own keys still need a value for every entity, and refuse an `Option`.
+//!
+//! ```
+//! use table_runtime::TableEntity;
+//!
+//! #[derive(Debug, Clone, PartialEq, TableEntity)]
+//! #[table(name = "Users", partition_key = "{tenant}", row_key = "user_{id}")]
+//! #[table(index(name = "by_email", row_key = "email_{email}"))]
+//! struct User { tenant: String, id: u32, email: Option<String> }
+//!
+//! let ann = User { tenant: "contoso".into(), id: 7, email: Some("ann@contoso.com".into()) };
+//! assert_eq!(ann.index_entities().unwrap()[0].entity.row_key, "email_ann@contoso.com");
+//! let bob = User { email: None, ..ann };
+//! assert!(bob.index_entities().unwrap().is_empty());
+//! let _ = User::by_email_point_query("contoso", "ann@contoso.com").unwrap();
 //! ```
 //!
 //! # Projections

@@ -252,6 +252,18 @@ impl Design {
         )
     }
 
+    /// The design as its keys see it: every `Option` field as its value's type
+    /// ([`Field::key_view`]). Query constructors and samples take the value, not the `Option`.
+    pub fn key_view(&self) -> Design {
+        let mut view = self.clone();
+        for field in &mut view.fields {
+            if field.is_optional() {
+                *field = field.key_view().into_owned();
+            }
+        }
+        view
+    }
+
     /// Reads the design of a struct: attributes parsed, templates parsed, names resolved.
     /// Every problem found is reported, not only the first.
     pub fn from_derive_input(input: &syn::DeriveInput) -> darling::Result<Design> {
@@ -486,7 +498,44 @@ pub fn digits(n: u64) -> usize {
     n.checked_ilog10().map_or(1, |l| l as usize + 1)
 }
 
+/// The `T` of `Option<T>`, written as the type's last path segment's argument.
+pub fn option_inner(ty: &syn::Type) -> Option<&syn::Type> {
+    let syn::Type::Path(p) = ty else {
+        return None;
+    };
+    let last = p.path.segments.last()?;
+    if last.ident != "Option" {
+        return None;
+    }
+    match &last.arguments {
+        syn::PathArguments::AngleBracketed(a) => a.args.iter().find_map(|arg| match arg {
+            syn::GenericArgument::Type(t) => Some(t),
+            _ => None,
+        }),
+        _ => None,
+    }
+}
+
 impl Field {
+    /// Whether the field is an `Option`, which only an index copy's keys may hold: the copy is
+    /// written only while the field has a value (a *sparse index*).
+    pub fn is_optional(&self) -> bool {
+        matches!(self.kind, TypeKind::Option(_))
+    }
+
+    /// The field as a key segment holds it: an `Option<T>` as its `T` (a sparse index's key
+    /// holds the value when there is one), any other field as it is.
+    pub fn key_view(&self) -> std::borrow::Cow<'_, Field> {
+        match (&self.kind, option_inner(&self.ty)) {
+            (TypeKind::Option(inner), Some(ty)) => std::borrow::Cow::Owned(Field {
+                ty: ty.clone(),
+                kind: (**inner).clone(),
+                ..self.clone()
+            }),
+            _ => std::borrow::Cow::Borrowed(self),
+        }
+    }
+
     /// Whether the field is written as a property of its own: not `skip`ped, not `key_only`.
     pub fn stored(&self) -> bool {
         !self.skip && !self.key_only

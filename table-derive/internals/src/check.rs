@@ -146,8 +146,9 @@ pub fn problems(design: &Design) -> Vec<Problem> {
     let mut errors = Problems::default();
     check_table_name(design, &mut errors);
     check_fields(design, &mut errors);
-    for key in design.keys() {
-        check_key(design, key, &mut errors);
+    // The entity's own two keys come first; the rest are its index copies'.
+    for (i, key) in design.keys().enumerate() {
+        check_key(design, key, i >= 2, &mut errors);
     }
     check_indexes(design, &mut errors);
     check_allows(design, &mut errors);
@@ -382,7 +383,8 @@ fn check_key_only(design: &Design, field: &Field, errors: &mut Problems) {
     }
 }
 
-fn check_key(design: &Design, key: &Key, errors: &mut Problems) {
+/// `index`: the key is an index copy's, which may hold an `Option` (a sparse index).
+fn check_key(design: &Design, key: &Key, index: bool, errors: &mut Problems) {
     let mut previous_placeholder: Option<(&str, SegmentFormat)> = None;
     let mut named: Vec<&str> = Vec::new();
     let parts = &key.template.parts;
@@ -473,7 +475,7 @@ fn check_key(design: &Design, key: &Key, errors: &mut Problems) {
                             ),
                         );
                     }
-                    Some(f) => check_segment_field(key, f, *format, errors),
+                    Some(f) => check_segment_field(key, f, *format, index, errors),
                 }
             }
         }
@@ -488,16 +490,32 @@ fn describe_char(c: char) -> String {
     }
 }
 
-fn check_segment_field(key: &Key, field: &Field, format: SegmentFormat, errors: &mut Problems) {
+fn check_segment_field(
+    key: &Key,
+    field: &Field,
+    format: SegmentFormat,
+    index: bool,
+    errors: &mut Problems,
+) {
+    // An index copy's key holds an `Option`'s value, and the copy exists only while there is
+    // one: the value's type is what the key must be able to hold.
+    let view = if index {
+        field.key_view()
+    } else {
+        std::borrow::Cow::Borrowed(field)
+    };
     let problem = if field.skip {
         Some("is `skip`ped, so it can't be read back".to_owned())
     } else if field.json {
         Some("is stored as JSON text (`json`); keys need a typed field".to_owned())
     } else {
-        match (&field.kind, format) {
-            (TypeKind::Option(_), _) => {
-                Some("is an `Option`: a key segment needs a value for every entity".to_owned())
-            }
+        match (&view.kind, format) {
+            (TypeKind::Option(_), _) if index => Some(
+                "is an `Option` of an `Option`; an index key holds one `Option`'s value".to_owned(),
+            ),
+            (TypeKind::Option(_), _) => Some(
+                "is an `Option`: the entity's own keys need a value for every entity (an index copy's keys may hold one, as a sparse index: no copy while it is `None`)".to_owned(),
+            ),
             (TypeKind::Float, _) => Some(
                 "is a float, which has no exact, sortable key form; use an integer (scaled) or a string".to_owned(),
             ),

@@ -38,6 +38,40 @@ fn access_expr(field: &Field, access: Access) -> TokenStream {
     }
 }
 
+/// The local that holds the value of an `Option` field of `self` while an index copy's keys are
+/// built (a sparse index: [`bind_options`] binds it, or the copy is not written).
+fn some_local(field: &Field) -> syn::Ident {
+    format_ident!(
+        "__some_{}",
+        field.ident.to_string().trim_start_matches("r#")
+    )
+}
+
+/// An expression of type `&T` (or `&str` for strings) for the value a key holds of the field:
+/// for an `Option` field of `self`, the local [`bind_options`] binds to its value.
+fn value_expr(field: &Field, access: Access) -> TokenStream {
+    if access == Access::SelfField && field.is_optional() {
+        let local = some_local(field);
+        return quote!(#local);
+    }
+    access_expr(&field.key_view(), access)
+}
+
+/// Statements that bind the value of each `Option` field of `self` that `keys` hold
+/// ([`some_local`]), running `on_none` (which must leave the block) for a field that is `None`.
+fn bind_options(design: &Design, keys: &[&Key], on_none: &TokenStream) -> TokenStream {
+    let binds = placeholder_fields(design, keys)
+        .into_iter()
+        .filter(|f| f.is_optional())
+        .map(|f| {
+            let (ident, local) = (&f.ident, some_local(f));
+            quote! {
+                let ::core::option::Option::Some(#local) = &self.#ident else { #on_none };
+            }
+        });
+    quote!(#(#binds)*)
+}
+
 /// The argument type a query constructor takes for a field.
 fn argument_type(field: &Field) -> TokenStream {
     if is_string(field) {
@@ -254,14 +288,15 @@ pub(crate) fn build_key(
         .map(|(i, part)| match part {
             Part::Literal(text) => quote!(__key.push_str(#text);),
             Part::Placeholder { field, format } => match design.field(field) {
-                Some(f) if access == Access::Sample && f.kind == TypeKind::Other => {
+                Some(f) if access == Access::Sample && f.key_view().kind == TypeKind::Other => {
                     let placeholder = placeholder_text(field, *format);
                     quote!(__key.push_str(#placeholder);)
                 }
                 Some(f) => {
-                    let value = access_expr(f, access);
-                    let bounds = check_bounds(f, &value, label);
-                    let push = push_segment(f, *format, follows(parts, i), value, label);
+                    let value = value_expr(f, access);
+                    let view = f.key_view();
+                    let bounds = check_bounds(&view, &value, label);
+                    let push = push_segment(&view, *format, follows(parts, i), value, label);
                     quote!(#bounds #push)
                 }
                 None => quote!(),
@@ -292,9 +327,11 @@ fn key_capacity(design: &Design, parts: &[Part], access: Access) -> TokenStream 
         match part {
             Part::Literal(text) => fixed += text.len(),
             Part::Placeholder { field, format } => {
-                let Some(f) = design.field(field) else {
+                let Some(original) = design.field(field) else {
                     continue;
                 };
+                let f = original.key_view();
+                let f = f.as_ref();
                 match format {
                     SegmentFormat::Width(w) => fixed += w,
                     SegmentFormat::Unpadded => fixed += f.unpadded_width().unwrap_or(20),
@@ -305,12 +342,12 @@ fn key_capacity(design: &Design, parts: &[Part], access: Access) -> TokenStream 
                     SegmentFormat::Bucket(bucket) => fixed += bucket.width(),
                     SegmentFormat::Escaped => {
                         fixed += 1;
-                        let value = access_expr(f, access);
+                        let value = value_expr(original, access);
                         dynamic.push(quote!(::core::primitive::str::len(#value)));
                     }
                     SegmentFormat::Default => match &f.kind {
                         TypeKind::String => {
-                            let value = access_expr(f, access);
+                            let value = value_expr(original, access);
                             dynamic.push(quote!(::core::primitive::str::len(#value)));
                         }
                         kind => fixed += kind.integer_width().unwrap_or(36),
@@ -861,6 +898,30 @@ fn index_projection(design: &Design, index: &crate::ast::Index) -> TokenStream {
         &label_rk,
     );
     let index_keys = [pk_key, &index.row_key];
+    // A copy of a sparse index always has its keys' values; a value built with `None` has no
+    // copy keys.
+    let no_copy = format!(
+        "`{{}}` is `None`, and a copy of the index `{}` holds a value there",
+        index.name
+    );
+    let binds = |label: &str, key: &Key| {
+        let binds = placeholder_fields(design, &[key])
+            .into_iter()
+            .filter(|f| f.is_optional())
+            .map(|f| {
+                let why = no_copy.replace("{}", &f.ident.to_string());
+                let (ident, local) = (&f.ident, some_local(f));
+                quote! {
+                    let ::core::option::Option::Some(#local) = &self.#ident else {
+                        return #rt::Result::Err(#rt::key_error(#label, #rt::KeyEncodingError(#rt::String::from(#why))));
+                    };
+                }
+            });
+        quote!(#(#binds)*)
+    };
+    let (binds_pk, binds_rk) = (binds(&label_pk, pk_key), binds(&label_rk, &index.row_key));
+    // The keys are read as the values they hold (an `Option` field's `T`).
+    let view = design.key_view();
     // A `key_only` field the copy's keys don't hold whole (not at all, or only its period): from
     // the keys of the entity copied, which the copy's markers keep.
     let from_source: Vec<&Field> = fields
@@ -876,14 +937,14 @@ fn index_projection(design: &Design, index: &crate::ast::Index) -> TokenStream {
         }
     };
     let parse_pk = parse_key_steps(
-        design,
+        &view,
         pk_key,
         &label_pk,
         quote!(__entity.partition_key.as_str()),
         &place(0),
     );
     let parse_rk = parse_key_steps(
-        design,
+        &view,
         &index.row_key,
         &label_rk,
         quote!(__entity.row_key.as_str()),
@@ -892,7 +953,9 @@ fn index_projection(design: &Design, index: &crate::ast::Index) -> TokenStream {
     let parse_source = primary_key_reads(design, &from_source);
     let inits = fields.iter().map(|f| {
         let name = &f.ident;
-        if crate::projection::in_index_keys(design, index, f) {
+        if crate::projection::in_index_keys(design, index, f) && f.is_optional() {
+            quote!(#name: ::core::option::Option::Some(#name))
+        } else if crate::projection::in_index_keys(design, index, f) {
             quote!(#name)
         } else {
             let get = get_field(f);
@@ -940,10 +1003,12 @@ fn index_projection(design: &Design, index: &crate::ast::Index) -> TokenStream {
                 const READ_ONLY: ::core::option::Option<&'static str> = ::core::option::Option::Some(#refuse);
 
                 fn partition_key(&self) -> #rt::Result<#rt::String, #rt::ConversionError> {
+                    #binds_pk
                     #rt::Result::Ok(#build_pk)
                 }
 
                 fn row_key(&self) -> #rt::Result<#rt::String, #rt::ConversionError> {
+                    #binds_rk
                     #rt::Result::Ok(#build_rk)
                 }
 
@@ -1119,7 +1184,11 @@ pub fn expand(design: &Design) -> TokenStream {
             index.project.as_ref().is_none_or(|p| p.contains(&f.ident))
         });
         let puts = copied.map(|f| put_field(f, false));
-        quote! {{
+        // A sparse index: no copy while a key's `Option` field is `None`.
+        let binds = bind_options(design, &[pk_key, &index.row_key], &quote!(break '__copy;));
+        let label = (!binds.is_empty()).then(|| quote!('__copy:));
+        quote! {#label {
+            #binds
             let mut __entity = #rt::Entity::new(#build_pk, #build_rk);
             #(#puts)*
             #put_type
@@ -1141,22 +1210,21 @@ pub fn expand(design: &Design) -> TokenStream {
         property_names.push("EntityType");
         property_names.push("EntityVersion");
     }
+    // Queries and examples take a key's values: an `Option` field of a sparse index as its `T`.
+    let view = design.key_view();
     let (primary_queries, mut calls) =
-        query_methods(design, "", None, &design.partition_key, &design.row_key);
+        query_methods(&view, "", None, &view.partition_key, &view.row_key);
     let mut queries = vec![primary_queries];
-    queries.push(sas_methods(design, "", &design.partition_key));
-    for index in &design.indexes {
+    queries.push(sas_methods(&view, "", &view.partition_key));
+    for index in &view.indexes {
         if let Some(pk) = &index.partition_key
-            && !index.same_partition(design)
+            && !index.same_partition(&view)
         {
-            queries.push(sas_methods(design, &format!("{}_", index.name), pk));
+            queries.push(sas_methods(&view, &format!("{}_", index.name), pk));
         }
-        let pk = index
-            .partition_key
-            .as_ref()
-            .unwrap_or(&design.partition_key);
+        let pk = index.partition_key.as_ref().unwrap_or(&view.partition_key);
         let (methods, index_calls) = query_methods(
-            design,
+            &view,
             &format!("{}_", index.name),
             Some(&index.name),
             pk,
@@ -1165,7 +1233,7 @@ pub fn expand(design: &Design) -> TokenStream {
         queries.push(methods);
         calls.extend(index_calls);
     }
-    let design_fn = crate::design_text::design_fn(design, &calls);
+    let design_fn = crate::design_text::design_fn(&view, &calls);
 
     quote! {
         #key_item

@@ -177,6 +177,9 @@ impl Language {
     /// The language of a field written with a format, as the runtime writes it; an error for
     /// a field or format no key can hold (the derive's checks refuse those designs).
     pub fn of_field(field: &Field, format: SegmentFormat) -> Result<Language, String> {
+        // An index key holds an `Option`'s value (a sparse index: no copy without one).
+        let view = field.key_view();
+        let field = view.as_ref();
         let refused = |why: &str| Err(format!("field `{}` {why}", field.ident));
         if field.skip {
             return refused("is `skip`ped, so no key holds it");

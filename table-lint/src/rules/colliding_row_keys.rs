@@ -171,7 +171,8 @@ fn own_guids(a: &DesignSummary, b: &DesignSummary) -> bool {
         !d.row_fields.is_empty()
             && d.row_fields.iter().all(|field| {
                 d.fields.iter().any(|f| {
-                    &f.field == field && f.kind == table_derive_internals::ast::TypeKind::Uuid
+                    &f.field == field
+                        && *f.kind.value() == table_derive_internals::ast::TypeKind::Uuid
                 }) && super::named_own_identity(d, field)
             })
     };

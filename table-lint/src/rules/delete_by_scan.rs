@@ -107,10 +107,10 @@ fn older_than(ctx: &FilterContext<'_>, e: &Expr) -> Option<String> {
                 return None;
             }
             let time_literal = matches!(literal, Value::DateTime(_));
-            let time_property = ctx
-                .tables
-                .iter()
-                .any(|d| d.property(&name).is_some_and(|f| f.kind == TypeKind::Time));
+            let time_property = ctx.tables.iter().any(|d| {
+                d.property(&name)
+                    .is_some_and(|f| *f.kind.value() == TypeKind::Time)
+            });
             // An expiry kept as a number (epoch milliseconds, ticks) compared with a number.
             let numeric_time = matches!(
                 literal,

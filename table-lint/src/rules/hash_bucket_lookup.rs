@@ -64,7 +64,7 @@ pub fn bucket_field(design: &DesignSummary) -> Option<&str> {
         let f = design.fields.iter().find(|f| &f.field == field)?;
         let name = field.to_ascii_lowercase();
         let named = |words: &[&str]| words.iter().any(|w| name.contains(w));
-        let bucket = match f.kind {
+        let bucket = match f.kind.value() {
             TypeKind::Integer { .. } => named(&BUCKET_WORDS),
             TypeKind::String => {
                 f.max_len.is_some_and(|n| n <= SHORT_PREFIX)

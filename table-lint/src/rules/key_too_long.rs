@@ -95,7 +95,7 @@ pub fn key_bound(design: &Design, key: &Key) -> KeyBound {
             continue;
         };
         let more_follows = i + 1 < parts.len();
-        let units = match (format, &f.kind) {
+        let units = match (format, &f.kind.value()) {
             (SegmentFormat::Width(w), _) => w,
             // The longest decimal text; a type of your own as the longest 64-bit integer.
             (SegmentFormat::Unpadded, _) => f.unpadded_width().unwrap_or(20),
@@ -128,7 +128,7 @@ pub fn key_bound(design: &Design, key: &Key) -> KeyBound {
                 }
             }
             (SegmentFormat::Default, TypeKind::Integer { .. }) => {
-                f.kind.integer_width().unwrap_or(20)
+                f.kind.value().integer_width().unwrap_or(20)
             }
             (SegmentFormat::Default, TypeKind::Uuid) => 36,
             (SegmentFormat::Simple, _) => 32,

@@ -87,20 +87,20 @@ fn values(
     if format.is_time() {
         return None;
     }
-    if matches!(f.kind, TypeKind::Other) {
+    if matches!(f.kind.value(), TypeKind::Other) {
         let (name, n) = super::enum_variants(design, enums, field)?;
         return Some((n, format!("`{field}` is a `{name}` of {n} variants")));
     }
     // The whole range of a wider integer says nothing of the values it holds (an id, a
     // count); its name may still.
-    let wide = matches!(f.kind, TypeKind::Integer { bits, .. } if bits > 8);
+    let wide = matches!(f.kind.value(), TypeKind::Integer { bits, .. } if *bits > 8);
     if wide && f.max.is_none() {
         return None;
     }
     let count = Language::of_field(f, format).ok()?.count()?;
     let count = u64::try_from(count).unwrap_or(u64::MAX);
-    let signed = matches!(f.kind, TypeKind::Integer { signed: true, .. });
-    let why = match (f.max, &f.kind) {
+    let signed = matches!(f.kind.value(), TypeKind::Integer { signed: true, .. });
+    let why = match (f.max, &f.kind.value()) {
         (Some(max), _) if signed => {
             format!("`{field}` is at most {max}, and as a signed integer may be negative")
         }

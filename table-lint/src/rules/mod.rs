@@ -165,7 +165,7 @@ pub fn enum_variants<'e>(
     field: &str,
 ) -> Option<(&'e str, u64)> {
     let f = design.field(field)?;
-    if !matches!(f.kind, table_derive_internals::ast::TypeKind::Other) {
+    if !matches!(f.kind.value(), table_derive_internals::ast::TypeKind::Other) {
         return None;
     }
     let ty = quote::ToTokens::to_token_stream(&f.ty).to_string();
@@ -631,7 +631,7 @@ pub fn epoch_integer(design: &Design, field: &str) -> bool {
     use table_derive_internals::ast::TypeKind;
     design
         .field(field)
-        .is_some_and(|f| matches!(f.kind, TypeKind::Integer { .. }))
+        .is_some_and(|f| matches!(f.kind.value(), TypeKind::Integer { .. }))
         && names_epoch_count(field)
 }
 
@@ -642,7 +642,7 @@ pub fn summary_epoch_integer(design: &DesignSummary, field: &str) -> bool {
     design
         .fields
         .iter()
-        .any(|f| f.field == field && matches!(f.kind, TypeKind::Integer { .. }))
+        .any(|f| f.field == field && matches!(f.kind.value(), TypeKind::Integer { .. }))
         && names_epoch_count(field)
 }
 
@@ -689,7 +689,7 @@ pub fn snake_name(ident: &str) -> String {
 pub fn calendar_part(design: &Design, field: &str) -> Option<&'static str> {
     use table_derive_internals::ast::TypeKind;
     let f = design.field(field)?;
-    if !matches!(f.kind, TypeKind::Integer { .. }) {
+    if !matches!(f.kind.value(), TypeKind::Integer { .. }) {
         return None;
     }
     let words = name_words(field);
@@ -729,7 +729,7 @@ pub fn is_time_placeholder(
     if format.is_time()
         || design
             .field(field)
-            .is_some_and(|f| f.kind == TypeKind::Time)
+            .is_some_and(|f| *f.kind.value() == TypeKind::Time)
         || epoch_integer(design, field)
     {
         return true;

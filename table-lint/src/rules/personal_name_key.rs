@@ -169,7 +169,7 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
 fn is_counter(design: &Design, field: &str) -> bool {
     let integer = design
         .field(field)
-        .is_some_and(|f| f.kind.integer_width().is_some());
+        .is_some_and(|f| f.kind.value().integer_width().is_some());
     integer
         && super::name_words(field)
             .last()

@@ -90,7 +90,7 @@ fn newest_first(design: &Design) -> Option<String> {
     design
         .fields
         .iter()
-        .find(|f| f.kind == TypeKind::Time && !f.skip)
+        .find(|f| *f.kind.value() == TypeKind::Time && !f.skip)
         .map(|f| format!("`{{{}:inverted_ticks}}`", f.ident))
 }
 
@@ -362,14 +362,14 @@ fn property_range_read(
                     .fields
                     .iter()
                     .find(|f| f.stored() && f.property == *name)?;
-                matches!(f.kind, TypeKind::Integer { .. } | TypeKind::Time)
+                matches!(f.kind.value(), TypeKind::Integer { .. } | TypeKind::Time)
                     .then(|| (read.filter.clone(), f))
             })
         });
     let Some((filter, ranged_field)) = found else {
         return false;
     };
-    let key = match ranged_field.kind {
+    let key = match ranged_field.kind.value() {
         TypeKind::Time => format!("{{{}:ticks}}", ranged_field.ident),
         _ => format!("{{{}:020}}", ranged_field.ident),
     };

@@ -73,7 +73,7 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
         }
         let first = d.row_fields.first()?;
         let f = d.fields.iter().find(|f| &f.field == first)?;
-        (f.kind == TypeKind::Uuid || first.to_ascii_lowercase().contains("hash"))
+        (*f.kind.value() == TypeKind::Uuid || first.to_ascii_lowercase().contains("hash"))
             .then(|| first.clone())
     };
     if !ctx.tables.iter().all(|d| random(d).is_some()) {

@@ -69,7 +69,7 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
             if !ctx
                 .design
                 .field(field)
-                .is_some_and(|f| f.kind == TypeKind::String)
+                .is_some_and(|f| *f.kind.value() == TypeKind::String)
             {
                 continue;
             }

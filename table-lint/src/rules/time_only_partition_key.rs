@@ -58,14 +58,15 @@ to the time)."#,
 /// Whether a placeholder only grows with time: a time, or a field named like a sequence number.
 fn grows(design: &Design, field: &str, format: SegmentFormat) -> Option<&'static str> {
     let f = design.field(field)?;
-    if format.is_time() || f.kind == TypeKind::Time || super::epoch_integer(design, field) {
+    if format.is_time() || *f.kind.value() == TypeKind::Time || super::epoch_integer(design, field)
+    {
         return Some("a time");
     }
     let name = field.to_ascii_lowercase();
     let counter = ["seq", "sequence", "counter", "increment"]
         .iter()
         .any(|w| name.contains(w));
-    (matches!(f.kind, TypeKind::Integer { .. }) && counter).then_some("a sequence number")
+    (matches!(f.kind.value(), TypeKind::Integer { .. }) && counter).then_some("a sequence number")
 }
 
 fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {

@@ -145,7 +145,7 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
             SegmentFormat::Default => {
                 design
                     .field(field)
-                    .is_some_and(|f| f.kind == TypeKind::Time)
+                    .is_some_and(|f| *f.kind.value() == TypeKind::Time)
                     || super::epoch_integer(design, field)
             }
             _ => !format.is_time() && super::epoch_integer(design, field),
@@ -210,7 +210,7 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
                     && f.ident != time
                     && !partition_fields.contains(&f.ident.to_string().as_str())
                     && matches!(
-                        f.kind,
+                        f.kind.value(),
                         TypeKind::Uuid | TypeKind::Integer { .. } | TypeKind::String
                     )
                     && {
@@ -322,6 +322,25 @@ mod tests {
             "#,
         );
         assert!(observed.is_empty(), "{observed:?}");
+    }
+
+    /// A sparse index's key holds the `Option`'s value: an instant alone there is judged as
+    /// one in any other key.
+    #[test]
+    fn an_optional_instant_in_a_sparse_index_key_is_judged_as_its_value() {
+        let found = found(
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "Tasks", partition_key = "{team}", row_key = "task_{task_id}")]
+            #[table(index(name = "by_done", row_key = "done_{done_at}"))]
+            struct Task { team: String, task_id: Uuid, done_at: Option<OffsetDateTime> }
+            async fn store<B: Backend>(t: &Table<'_, B, Task>, task: &Task) {
+                let _ = t.insert(task).await;
+            }
+            "#,
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].contains("done_{done_at}"), "{}", found[0]);
     }
 
     /// Unix time is an instant at a coarser grain: `Date.now()`'s millisecond alone is found,

@@ -124,7 +124,7 @@ fn check(
             design
                 .fields
                 .iter()
-                .any(|s| &s.field == *f && s.kind == TypeKind::Uuid)
+                .any(|s| &s.field == *f && *s.kind.value() == TypeKind::Uuid)
         });
         // A field to group by, never one whose name says it takes a few values (a status, a
         // kind): that would trade one entity per partition for a hot partition.
@@ -133,7 +133,7 @@ fn check(
             .iter()
             .find(|f| {
                 !pk_fields.contains(&f.field)
-                    && f.kind == TypeKind::String
+                    && *f.kind.value() == TypeKind::String
                     && super::low_cardinality_partition_key::few_valued_by_name(&f.field).is_none()
             })
             .map(|f| format!("`{}`", f.field));

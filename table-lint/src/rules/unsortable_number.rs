@@ -89,12 +89,12 @@ sort as numbers (employee id 123 as `00000123`)."#,
 /// values all sort as numbers.
 fn unpadded(name: &str, field: &Field, label: &str) -> Option<(String, String)> {
     let ty = field.ty.to_token_stream().to_string();
-    let (message, help) = match field.kind {
+    let (message, help) = match field.kind.value() {
         TypeKind::Integer { signed: false, .. } if field.max.is_some_and(|m| m <= 9) => {
             return None;
         }
-        TypeKind::Integer { signed, .. } => {
-            let type_width = field.kind.integer_width().unwrap_or(20);
+        &TypeKind::Integer { signed, .. } => {
+            let type_width = field.kind.value().integer_width().unwrap_or(20);
             let bounded = match field.max {
                 Some(max) if !signed => format!(
                     "; or, as its values are at most {max}, `{{{name}:0{}}}`",
@@ -247,10 +247,10 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
             let Some(f) = design.field(field) else {
                 continue;
             };
-            let TypeKind::Integer { signed, .. } = f.kind else {
+            let &TypeKind::Integer { signed, .. } = f.kind.value() else {
                 continue;
             };
-            let Some(type_width) = f.kind.integer_width() else {
+            let Some(type_width) = f.kind.value().integer_width() else {
                 continue;
             };
             let ty = f.ty.to_token_stream().to_string();

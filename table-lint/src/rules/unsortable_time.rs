@@ -89,12 +89,12 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
             let Some(f) = design.field(field) else {
                 continue;
             };
-            let is_time = f.kind == TypeKind::Time || format.is_time();
+            let is_time = *f.kind.value() == TypeKind::Time || format.is_time();
             if !is_time {
                 continue;
             }
             // A time of the local clock: keys follow the wall clock of a zone, not time.
-            if f.kind == TypeKind::Time && super::has_word(field, &["local"]) {
+            if *f.kind.value() == TypeKind::Time && super::has_word(field, &["local"]) {
                 let (start, end) = keys::part_position(k.key, i);
                 out.push(Finding::at(
                     start,
@@ -142,7 +142,7 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
                     | SegmentFormat::Ticks
                     | SegmentFormat::InvertedTicks
                     | SegmentFormat::Unix(_),
-                ) if f.kind == TypeKind::Time && !names_a_bucket(field) => (
+                ) if *f.kind.value() == TypeKind::Time && !names_a_bucket(field) => (
                     format!(
                         "`{{{field}{}}}` in {} `{}` is an instant: every moment gets a partition of its own",
                         if *format == SegmentFormat::Default {
