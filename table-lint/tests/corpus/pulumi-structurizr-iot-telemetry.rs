@@ -60,9 +60,10 @@ fn telemetry_series(filter: &str) -> Query {
     Query::filter(&format!("(PartitionKey eq '{}')", filter)).unwrap()
 }
 
-/// api-get-devices: the input binding with no filter, every row of Devices.
-fn all_devices() -> Query {
-    Query::all()
+/// api-get-devices: the input binding with no filter, every row of the table its binding names,
+/// Devices.
+async fn all_devices<B: Backend>(devices: &Table<'_, B, DeviceEntity>) {
+    let _ = devices.query_all(&Query::all()).await;
 }
 
 /// storeReceivedMessage: the telemetry output binding inserts the message's points (one
