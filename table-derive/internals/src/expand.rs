@@ -58,15 +58,20 @@ fn value_expr(field: &Field, access: Access) -> TokenStream {
 }
 
 /// Statements that bind the value of each `Option` field of `self` that `keys` hold
-/// ([`some_local`]), running `on_none` (which must leave the block) for a field that is `None`.
-fn bind_options(design: &Design, keys: &[&Key], on_none: &TokenStream) -> TokenStream {
+/// ([`some_local`]), running `on_none(field)` (which must leave the block) for a field that is
+/// `None`.
+fn bind_options(
+    design: &Design,
+    keys: &[&Key],
+    on_none: impl Fn(&Field) -> TokenStream,
+) -> TokenStream {
     let binds = placeholder_fields(design, keys)
         .into_iter()
         .filter(|f| f.is_optional())
         .map(|f| {
-            let (ident, local) = (&f.ident, some_local(f));
+            let (ident, local, none) = (&f.ident, some_local(f), on_none(f));
             quote! {
-                let ::core::option::Option::Some(#local) = &self.#ident else { #on_none };
+                let ::core::option::Option::Some(#local) = &self.#ident else { #none };
             }
         });
     quote!(#(#binds)*)
@@ -905,19 +910,10 @@ fn index_projection(design: &Design, index: &crate::ast::Index) -> TokenStream {
         index.name
     );
     let binds = |label: &str, key: &Key| {
-        let binds = placeholder_fields(design, &[key])
-            .into_iter()
-            .filter(|f| f.is_optional())
-            .map(|f| {
-                let why = no_copy.replace("{}", &f.ident.to_string());
-                let (ident, local) = (&f.ident, some_local(f));
-                quote! {
-                    let ::core::option::Option::Some(#local) = &self.#ident else {
-                        return #rt::Result::Err(#rt::key_error(#label, #rt::KeyEncodingError(#rt::String::from(#why))));
-                    };
-                }
-            });
-        quote!(#(#binds)*)
+        bind_options(design, &[key], |f| {
+            let why = no_copy.replace("{}", &f.ident.to_string());
+            quote!(return #rt::Result::Err(#rt::key_error(#label, #rt::KeyEncodingError(#rt::String::from(#why))));)
+        })
     };
     let (binds_pk, binds_rk) = (binds(&label_pk, pk_key), binds(&label_rk, &index.row_key));
     // The keys are read as the values they hold (an `Option` field's `T`).
@@ -1185,7 +1181,7 @@ pub fn expand(design: &Design) -> TokenStream {
         });
         let puts = copied.map(|f| put_field(f, false));
         // A sparse index: no copy while a key's `Option` field is `None`.
-        let binds = bind_options(design, &[pk_key, &index.row_key], &quote!(break '__copy;));
+        let binds = bind_options(design, &[pk_key, &index.row_key], |_| quote!(break '__copy;));
         let label = (!binds.is_empty()).then(|| quote!('__copy:));
         quote! {#label {
             #binds
