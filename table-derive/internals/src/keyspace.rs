@@ -1340,13 +1340,25 @@ pub(crate) mod tests {
         accepts(&d, "{code:date}", "2024-05-01");
     }
 
+    /// An `Option` (which only an index copy's keys may hold: a sparse index) writes its
+    /// value, so its key space is the value's.
+    #[test]
+    fn an_option_holds_the_key_space_of_its_value() {
+        let d = every_kind();
+        accepts(&d, "m_{maybe}", "m_Ann");
+        refuses(&d, "m_{maybe}", "m_A/B");
+        assert_eq!(
+            Language::of_field(d.field("maybe").unwrap(), SegmentFormat::Default),
+            Language::of_field(d.field("name").unwrap(), SegmentFormat::Default)
+        );
+    }
+
     #[test]
     fn fields_keys_cant_hold_are_refused() {
         let d = every_kind();
         for template in [
             "{flag}",
             "{ratio}",
-            "{maybe}",
             "{name:06}",
             "{at:06}",
             "{id:ticks}",
