@@ -337,14 +337,12 @@ fn key_capacity(design: &Design, parts: &[Part], access: Access) -> TokenStream 
                 };
                 let f = original.key_view();
                 let f = f.as_ref();
+                if let Some(width) = format.fixed_width() {
+                    fixed += width;
+                    continue;
+                }
                 match format {
-                    SegmentFormat::Width(w) => fixed += w,
                     SegmentFormat::Unpadded => fixed += f.unpadded_width().unwrap_or(20),
-                    SegmentFormat::Ticks | SegmentFormat::InvertedTicks => fixed += 19,
-                    SegmentFormat::Iso => fixed += 28,
-                    SegmentFormat::Unix(unix) => fixed += unix.width(),
-                    SegmentFormat::Simple => fixed += 32,
-                    SegmentFormat::Bucket(bucket) => fixed += bucket.width(),
                     SegmentFormat::Escaped => {
                         fixed += 1;
                         let value = value_expr(original, access);
@@ -357,6 +355,8 @@ fn key_capacity(design: &Design, parts: &[Part], access: Access) -> TokenStream 
                         }
                         kind => fixed += kind.integer_width().unwrap_or(36),
                     },
+                    // Counted above.
+                    _ => {}
                 }
             }
         }

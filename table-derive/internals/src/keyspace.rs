@@ -50,7 +50,7 @@ pub const MAX_TICKS: u128 = 3_155_378_975_999_999_999;
 pub const ESCAPED_TERMINATOR: char = ' ';
 
 /// Characters of the fixed-width ISO 8601 form, `2024-05-01T10:20:30.1234567Z`.
-const ISO_WIDTH: usize = 28;
+pub(crate) const ISO_WIDTH: usize = 28;
 /// Characters of a hyphenated GUID.
 const GUID_WIDTH: usize = 36;
 
@@ -539,7 +539,7 @@ fn iso_instant(text: &str) -> Result<(), String> {
 }
 
 /// The digits of a GUID without hyphens.
-const SIMPLE_GUID_WIDTH: usize = 32;
+pub(crate) const SIMPLE_GUID_WIDTH: usize = 32;
 
 fn simple_guid(text: &str) -> Result<(), String> {
     if text.len() == SIMPLE_GUID_WIDTH

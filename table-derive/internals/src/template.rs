@@ -67,6 +67,21 @@ impl SegmentFormat {
         )
     }
 
+    /// The characters every value takes in this format, whatever the field's type, when the
+    /// format fixes them: a width, ticks, ISO 8601, Unix time, a bucket, a GUID's 32 hex digits.
+    pub fn fixed_width(self) -> Option<usize> {
+        use crate::keyspace::{ISO_WIDTH, SIMPLE_GUID_WIDTH, TICKS_WIDTH};
+        match self {
+            SegmentFormat::Width(width) => Some(width),
+            SegmentFormat::Ticks | SegmentFormat::InvertedTicks => Some(TICKS_WIDTH),
+            SegmentFormat::Iso => Some(ISO_WIDTH),
+            SegmentFormat::Unix(unix) => Some(unix.width()),
+            SegmentFormat::Bucket(bucket) => Some(bucket.width()),
+            SegmentFormat::Simple => Some(SIMPLE_GUID_WIDTH),
+            SegmentFormat::Default | SegmentFormat::Unpadded | SegmentFormat::Escaped => None,
+        }
+    }
+
     /// Whether later times sort first (inverted ticks, inverted Unix time).
     pub fn newest_first(self) -> bool {
         matches!(

@@ -96,13 +96,10 @@ pub fn key_bound(design: &Design, key: &Key) -> KeyBound {
         };
         let more_follows = i + 1 < parts.len();
         let units = match (format, &f.kind.value()) {
-            (SegmentFormat::Width(w), _) => w,
+            // A width, ticks, ISO 8601, Unix time, a bucket, 32 hex digits.
+            (format, _) if let Some(width) = format.fixed_width() => width,
             // The longest decimal text; a type of your own as the longest 64-bit integer.
             (SegmentFormat::Unpadded, _) => f.unpadded_width().unwrap_or(20),
-            (SegmentFormat::Ticks | SegmentFormat::InvertedTicks, _) => 19,
-            (SegmentFormat::Iso, _) => 28,
-            (SegmentFormat::Unix(unix), _) => unix.width(),
-            (SegmentFormat::Bucket(bucket), _) => bucket.width(),
             (SegmentFormat::Escaped | SegmentFormat::Default, TypeKind::String) => {
                 match f.max_len {
                     Some(max) => {
@@ -131,7 +128,6 @@ pub fn key_bound(design: &Design, key: &Key) -> KeyBound {
                 f.kind.value().integer_width().unwrap_or(20)
             }
             (SegmentFormat::Default, TypeKind::Uuid) => 36,
-            (SegmentFormat::Simple, _) => 32,
             (SegmentFormat::Default, TypeKind::Time) => 28,
             (SegmentFormat::Default, TypeKind::Other) => {
                 bound.unbounded.push((
