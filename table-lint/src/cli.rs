@@ -335,7 +335,10 @@ fn lint(matches: &clap::ArgMatches) -> ExitCode {
     };
     match crate::lint::lint_paths(&paths, &config) {
         Ok(report) => {
-            print!("{}", render::render(&report, format, color));
+            let mut phases = crate::lint::Phases::start();
+            let rendered = render::render(&report, format, color);
+            phases.done("writing the findings");
+            print!("{rendered}");
             if format != Format::Human {
                 eprintln!("{}", render::human::summary(&report));
             }

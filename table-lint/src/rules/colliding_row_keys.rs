@@ -80,13 +80,13 @@ fn check(
     overlaps: &crate::lint::RowOverlaps,
     out: &mut Vec<(usize, Finding)>,
 ) {
-    for (i, j) in crate::lint::meeting_pairs(designs) {
+    for (i, j) in overlaps.pairs().iter().copied() {
         let (a, b) = (&designs[i], &designs[j]);
         if a.same_entity_as(b) {
             continue;
         }
         // The pair of rows that meets with the most ordinary values.
-        let mut found: Option<(Overlap, usize, usize)> = None;
+        let mut found: Option<(std::sync::Arc<Overlap>, usize, usize)> = None;
         'rows: for ra in 0..a.rows.len() {
             for rb in 0..b.rows.len() {
                 let Some(o) = overlaps.between(designs, (i, ra), (j, rb)) else {

@@ -68,7 +68,7 @@ fn check(
     out: &mut Vec<(usize, Finding)>,
 ) {
     let mut reported = vec![false; designs.len()];
-    for (i, j) in crate::lint::meeting_pairs(designs) {
+    for (i, j) in overlaps.pairs().iter().copied() {
         let (a, b) = (&designs[i], &designs[j]);
         if (a.entity_type.is_some() && b.entity_type.is_some()) || share_a_kind_property(a, b) {
             continue;
@@ -84,7 +84,7 @@ fn check(
                     .filter(|o| o.values < Values::Any)
             })
         });
-        let Some(witness) = shared.map(|o| o.witness) else {
+        let Some(witness) = shared.map(|o| o.witness.clone()) else {
             continue;
         };
         // On the one without a discriminator; the later one when both lack it.

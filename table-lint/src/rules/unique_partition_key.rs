@@ -68,12 +68,12 @@ groups of related data and makes range scans impossible."#,
 fn check(
     designs: &[DesignSummary],
     _: &RuleOptions,
-    _: &crate::lint::RowOverlaps,
+    overlaps: &crate::lint::RowOverlaps,
     out: &mut Vec<(usize, Finding)>,
 ) {
     let varies = |d: &DesignSummary| d.row_varies;
     let mut sharing = std::collections::HashSet::new();
-    for (i, j) in crate::lint::meeting_pairs(designs) {
+    for (i, j) in overlaps.pairs().iter().copied() {
         let (a, b) = (&designs[i], &designs[j]);
         if same_partitions(a, b) {
             if varies(b) {
