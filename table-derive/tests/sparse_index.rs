@@ -154,3 +154,118 @@ fn the_store_adds_moves_and_removes_the_copy_as_the_value_comes_and_goes() {
     pollster::block_on(users.upsert(&bare)).unwrap();
     assert_eq!(rows(&store), ["user_000042"]);
 }
+
+/// Members of clubs, found across clubs by an optional badge number: a sparse index in a
+/// partition of its own, kept by the index queue's worker rather than in the member's
+/// transaction.
+#[derive(Debug, Clone, PartialEq, TableEntity)]
+#[table(
+    name = "Members",
+    partition_key = "{club}",
+    row_key = "member_{member_id:06}"
+)]
+#[table(index(
+    name = "by_badge",
+    partition_key = "badge",
+    row_key = "{badge:08}",
+    eventual
+))]
+struct Member {
+    club: String,
+    #[table(max = 999_999)]
+    member_id: u32,
+    #[table(max = 99_999_999)]
+    badge: Option<u32>,
+}
+
+fn badge_rows(store: &Store) -> Vec<String> {
+    store
+        .query_all(
+            "Members",
+            &table_runtime::Query::filter("PartitionKey eq 'badge'").unwrap(),
+        )
+        .unwrap()
+        .into_iter()
+        .map(|e| e.row_key)
+        .collect()
+}
+
+/// Through the queue and its worker, a copy comes with a value, moves with it and goes when
+/// the value does; `verify` counts a copy left behind for a member without a badge as
+/// orphaned and a missing one as missing, and `reindex` repairs both.
+#[test]
+fn the_worker_and_the_audit_keep_a_sparse_index_in_another_partition() {
+    use table_runtime::index::maintain::{IndexQueue, IndexWorker};
+    use table_runtime::index::verify::{Divergence, reindex, verify};
+
+    let store = Store::new();
+    store.create_table("Members").unwrap();
+    let queue = IndexQueue::default();
+    let members = Table::<_, Member>::new(&store).with_index_queue(&queue);
+    let work =
+        || pollster::block_on(IndexWorker::<_, Member>::new(&store, &queue).run_until_idle());
+    let audit = || pollster::block_on(verify::<_, Member>(&store, "Members")).unwrap();
+
+    let ann = Member {
+        club: "chess".into(),
+        member_id: 1,
+        badge: Some(1234),
+    };
+    let bob = Member {
+        club: "go".into(),
+        member_id: 2,
+        badge: None,
+    };
+    pollster::block_on(members.insert(&ann)).unwrap();
+    pollster::block_on(members.insert(&bob)).unwrap();
+    // Nothing in the badge partition until the worker runs; then Ann's copy only.
+    assert!(badge_rows(&store).is_empty());
+    work();
+    assert_eq!(badge_rows(&store), ["00001234"]);
+    assert!(audit().is_consistent(), "{:?}", audit());
+
+    // A new badge moves the copy; a badge given to Bob adds his.
+    let ann_moved = Member {
+        badge: Some(99),
+        ..ann.clone()
+    };
+    pollster::block_on(members.upsert(&ann_moved)).unwrap();
+    pollster::block_on(members.upsert(&Member {
+        badge: Some(5),
+        ..bob.clone()
+    }))
+    .unwrap();
+    work();
+    assert_eq!(badge_rows(&store), ["00000005", "00000099"]);
+
+    // Ann's badge taken away: her copy goes.
+    let ann_bare = Member {
+        badge: None,
+        ..ann.clone()
+    };
+    pollster::block_on(members.upsert(&ann_bare)).unwrap();
+    work();
+    assert_eq!(badge_rows(&store), ["00000005"]);
+    assert!(audit().is_consistent(), "{:?}", audit());
+
+    // A copy as the worker stores it (markers and all), written by hand for Ann, who has no
+    // badge now, is an orphan; Bob's copy deleted by hand is missing.
+    let leftover = table_runtime::index::copies_of(&ann_moved)
+        .unwrap()
+        .remove(0)
+        .entity;
+    store.insert("Members", &leftover).unwrap();
+    store
+        .delete("Members", "badge", "00000005", table_runtime::IfMatch::Any)
+        .unwrap();
+    let report = audit();
+    assert_eq!(report.divergences.len(), 2, "{report:?}");
+    assert!(report.divergences.iter().any(|d| matches!(d,
+        Divergence::Orphaned { index, copy, .. } if index == "by_badge" && copy.row_key == "00000099")));
+    assert!(report.divergences.iter().any(|d| matches!(d,
+        Divergence::Missing { index, copy, .. } if index == "by_badge" && copy.row_key == "00000005")));
+    let repair = pollster::block_on(reindex::<_, Member>(&store, "Members")).unwrap();
+    assert_eq!((repair.written, repair.deleted), (1, 1), "{repair:?}");
+    assert_eq!(badge_rows(&store), ["00000005"]);
+    assert!(audit().is_consistent(), "{:?}", audit());
+}
