@@ -187,43 +187,16 @@ impl DesignSummary {
 /// can be one key, searched on their key spaces at most once per run whichever rules ask
 /// (collisions and discriminators ask the same), and once per distinct pair of key spaces:
 /// designs that repeat one another's templates (copies in many crates, the same entity in
-/// several binaries) share one search. The rules run on threads of their own, so the searches
-/// are kept under a lock, which is never held while one is made.
+/// several binaries) share one search. The rules run on threads of their own: the answers are
+/// read under a shared lock and a search is made with no lock held.
 #[derive(Debug)]
 pub struct RowOverlaps {
     pairs: Vec<(usize, usize)>,
-    cache: std::sync::Mutex<OverlapCache>,
-}
-
-#[derive(Debug, Default)]
-struct OverlapCache {
-    /// Each distinct key space seen, numbered.
-    spaces: FxHashMap<KeySpace, u32>,
-    /// A design's row: its PartitionKey's and RowKey's numbers.
-    rows: FxHashMap<(usize, usize), (u32, u32)>,
+    /// Each design's rows, as the numbers of their PartitionKey's and RowKey's key spaces
+    /// (equal key spaces, equal numbers).
+    rows: Vec<Vec<(u32, u32)>>,
     /// The answer for two rows' four key spaces.
-    answers: FxHashMap<[u32; 4], Option<Arc<Overlap>>>,
-}
-
-impl OverlapCache {
-    fn space(&mut self, space: &KeySpace) -> u32 {
-        if let Some(&n) = self.spaces.get(space) {
-            return n;
-        }
-        let n = u32::try_from(self.spaces.len()).unwrap_or(u32::MAX);
-        self.spaces.insert(space.clone(), n);
-        n
-    }
-
-    fn row(&mut self, designs: &[DesignSummary], (i, r): (usize, usize)) -> (u32, u32) {
-        if let Some(&ids) = self.rows.get(&(i, r)) {
-            return ids;
-        }
-        let (_, pk, rk) = &designs[i].rows[r];
-        let ids = (self.space(pk), self.space(rk));
-        self.rows.insert((i, r), ids);
-        ids
-    }
+    answers: std::sync::RwLock<FxHashMap<[u32; 4], Option<Arc<Overlap>>>>,
 }
 
 /// Two rows that can have one key: a witness, and how ordinary its free text is.
@@ -239,12 +212,27 @@ pub struct Overlap {
 }
 
 impl RowOverlaps {
-    /// The run's shared facts about `designs`, its pairs found now and its searches made when
-    /// first asked.
+    /// The run's shared facts about `designs`: its pairs and the numbers of its key spaces
+    /// found now, its searches made when first asked.
     pub fn new(designs: &[DesignSummary]) -> RowOverlaps {
+        let mut numbers: FxHashMap<&KeySpace, u32> = FxHashMap::default();
+        let mut number = |space| {
+            let next = u32::try_from(numbers.len()).unwrap_or(u32::MAX);
+            *numbers.entry(space).or_insert(next)
+        };
+        let rows = designs
+            .iter()
+            .map(|d| {
+                d.rows
+                    .iter()
+                    .map(|(_, pk, rk)| (number(pk), number(rk)))
+                    .collect()
+            })
+            .collect();
         RowOverlaps {
             pairs: meeting_pairs(designs),
-            cache: std::sync::Mutex::default(),
+            rows,
+            answers: std::sync::RwLock::default(),
         }
     }
 
@@ -263,22 +251,25 @@ impl RowOverlaps {
         (i, ra): (usize, usize),
         (j, rb): (usize, usize),
     ) -> Option<Arc<Overlap>> {
+        let row = |d: usize, r: usize| self.rows.get(d).and_then(|rows| rows.get(r)).copied();
+        let ((a_pk, a_rk), (b_pk, b_rk)) = (row(i, ra)?, row(j, rb)?);
+        let spaces = [a_pk, a_rk, b_pk, b_rk];
         // A poisoned lock still holds sound answers: each is inserted whole.
-        let lock = || self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        let spaces = {
-            let mut cache = lock();
-            let (a_pk, a_rk) = cache.row(designs, (i, ra));
-            let (b_pk, b_rk) = cache.row(designs, (j, rb));
-            let spaces = [a_pk, a_rk, b_pk, b_rk];
-            if let Some(answer) = cache.answers.get(&spaces) {
-                return answer.clone();
-            }
-            spaces
-        };
-        // Searched with the lock released; two rules asking at once may both search, and
-        // find the same answer.
+        if let Some(answer) = self
+            .answers
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&spaces)
+        {
+            return answer.clone();
+        }
+        // Searched with no lock held; two rules asking at once may both search, and find the
+        // same answer.
         let answer = search(&designs[i].rows[ra], &designs[j].rows[rb]).map(Arc::new);
-        lock().answers.insert(spaces, answer.clone());
+        self.answers
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(spaces, answer.clone());
         answer
     }
 }
