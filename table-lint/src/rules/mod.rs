@@ -415,10 +415,45 @@ impl FilterContext<'_> {
     /// The best generated query: its rank, call, class and how many arguments the filter
     /// leaves unknown.
     fn best_generated_query(&self) -> Option<(usize, String, &'static str, Vec<String>)> {
+        self.best_generated_query_among(self.tables)
+    }
+
+    /// When the code does not show the table: the designs of the program whose every
+    /// PartitionKey field the filter fixes by `eq` on the property that field is stored as
+    /// (`TeamId eq …` beside `partition_key = "{team_id}"`), each with the generated query that
+    /// reads the same rows of that design from its one partition, as a call.
+    pub fn partition_fixed_by_properties(&self) -> Vec<(&DesignSummary, String)> {
+        if !self.tables.is_empty() {
+            return Vec::new();
+        }
+        let fixed = self.equalities();
+        self.program
+            .iter()
+            .copied()
+            .filter(|d| {
+                !d.partition_fields.is_empty()
+                    && d.partition_fields.iter().all(|field| {
+                        d.fields
+                            .iter()
+                            .any(|f| &f.field == field && fixed.contains(&f.property.as_str()))
+                    })
+            })
+            .filter_map(|d| {
+                let (_, call, _, missing) = self.best_generated_query_among(&[d])?;
+                missing.is_empty().then_some((d, call))
+            })
+            .collect()
+    }
+
+    /// [`Self::best_generated_query`] among `designs`.
+    fn best_generated_query_among(
+        &self,
+        designs: &[&DesignSummary],
+    ) -> Option<(usize, String, &'static str, Vec<String>)> {
         let fixed = self.equalities();
         let partition_fixed = self.plan.partitions.single().is_some();
         let mut best: Option<(usize, String, &'static str, Vec<String>)> = None;
-        for design in self.tables {
+        for design in designs {
             let known: Vec<&str> = fixed
                 .iter()
                 .filter_map(|p| design.property(p).map(|f| f.field.as_str()))

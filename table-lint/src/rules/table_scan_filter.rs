@@ -48,7 +48,11 @@ together they fit in one page of an answer (1,000 entities): the scan is that on
 
 When the code shows which table the query runs on (`Employee::TABLE`, a `Table<_, Employee>`,
 or a literal name that a design's table has), the help names the generated query of that
-design (or of one of its indexes) that answers what the filter fixes.
+design (or of one of its indexes) that answers what the filter fixes. When it does not, but the
+filter fixes by `eq` the properties that hold every field of a design's PartitionKey
+(`TeamId eq …` beside `partition_key = "{team_id}"`, the field stored as a property too), the
+help says that the rows sit in one partition and names, for each such design of the program,
+the generated query that reads them there.
 
 ## Why it is bad
 Without a PartitionKey the service reads every partition of the table, page after page, however
@@ -215,6 +219,7 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
             ctx.filter.text
         )
     };
+    let by_property = ctx.partition_fixed_by_properties();
     let help = match (ctx.generated_query_help(), ctx.tables.first()) {
         (Some(help), _) => help,
         (None, Some(d)) if !d.partition_fields.is_empty() => format!(
@@ -222,6 +227,23 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
             d.ident,
             d.partition_fields.join(", ")
         ),
+        // The code shows no table, but the filter fixes, by the properties they are stored
+        // as, every field of some designs' PartitionKeys: the same rows are one partition's.
+        _ if !by_property.is_empty() => {
+            let reads: Vec<String> = by_property
+                .iter()
+                .map(|(d, call)| {
+                    format!(
+                        "for `{}` rows, `{call}` (PartitionKey `{}`)",
+                        d.ident, d.partition_key
+                    )
+                })
+                .collect();
+            format!(
+                "the filter tests the properties that hold the PartitionKey's fields rather than PartitionKey itself, so the service reads every partition for rows that sit in one; test `PartitionKey eq '…'` instead: {}",
+                reads.join("; ")
+            )
+        }
         _ => "add `PartitionKey eq '…' and` to the filter, or query an index keyed by what you search for".to_owned(),
     };
     let finding = Finding::at(ctx.site.start, ctx.site.end, message, help);
@@ -296,6 +318,52 @@ fn single_partition_tables(ctx: &FilterContext<'_>) -> bool {
 
 #[cfg(test)]
 mod tests {
+    /// A filter that tests the property a design's PartitionKey field is stored as, on a table
+    /// the code does not show, is told to test the PartitionKey, with each such design's query;
+    /// one that fixes only part of a PartitionKey, or a RowKey's field, keeps the plain help.
+    #[test]
+    fn a_property_holding_the_partition_key_is_named_as_the_key() {
+        let help = |filter: &str| {
+            let text = format!(
+                r#"
+                #[derive(TableEntity)]
+                #[table(name = "Games", partition_key = "{{team_id}}", row_key = "{{id}}")]
+                #[table(rename_all = "PascalCase")]
+                struct Game {{ team_id: Uuid, id: Uuid, opponent: String }}
+                #[derive(TableEntity)]
+                #[table(name = "Scores", partition_key = "{{team_id}}_{{season:04}}", row_key = "{{id}}")]
+                #[table(rename_all = "PascalCase")]
+                struct Score {{ team_id: Uuid, season: u16, id: Uuid }}
+                #[derive(TableEntity)]
+                #[table(name = "Players", partition_key = "{{team_id}}", row_key = "{{id}}")]
+                #[table(rename_all = "PascalCase")]
+                struct Player {{ team_id: Uuid, id: Uuid, name: String }}
+                fn q() -> Query {{ Query::filter("{filter}").unwrap() }}
+                "#
+            );
+            let found = super::super::findings_of("TK101", &text);
+            assert_eq!(found.len(), 1, "{found:?}");
+            found[0].help.clone().unwrap_or_default()
+        };
+        let team = "TeamId eq guid'6f1c2a9e-0000-4000-8000-000000000001'";
+        let one = help(team);
+        assert!(one.contains("`Game::partition_query(team_id)`"), "{one}");
+        assert!(one.contains("`Player::partition_query(team_id)`"), "{one}");
+        assert!(one.contains("test `PartitionKey eq '…'`"), "{one}");
+        // The season is not fixed, so Score's partitions are not named.
+        assert!(!one.contains("Score"), "{one}");
+        // `Season` is stored by `Score` alone, which ties the query to its table: the help of a
+        // known table names its query.
+        let both = help(&format!("{team} and Season eq 2024"));
+        assert!(
+            both.contains("`Score::partition_query(team_id, season)`"),
+            "{both}"
+        );
+        // A RowKey's field alone says nothing of the partition.
+        let by_id = help("Id eq guid'6f1c2a9e-0000-4000-8000-000000000001'");
+        assert!(by_id.starts_with("add `PartitionKey eq"), "{by_id}");
+    }
+
     fn tk101(filter: &str) -> Vec<String> {
         let text = format!("fn q() -> Query {{ Query::filter(\"{filter}\").unwrap() }}\n");
         super::super::findings_of("TK101", &text)
