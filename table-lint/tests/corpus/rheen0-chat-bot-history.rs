@@ -31,9 +31,9 @@ struct ChatMessage {
     /// The message (at most 500 characters from the user; the reply is `Echo: ` and the message).
     #[table(max_len = 506)]
     content: String,
-    /// The ISO time the code writes under the name of the system property.
-    #[table(rename = "Timestamp")]
-    timestamp: String,
+    // The original also sends `Timestamp: new Date().toISOString()`. Timestamp is the service's
+    // system property: the value sent is not stored, and the derive refuses a field of that name,
+    // so the translation leaves it out; the rows' time is the service's own Timestamp.
 }
 
 /// POST /api/chat, the daily limit: the user's whole partition, counted in memory by the date
