@@ -336,7 +336,7 @@ fn lint(matches: &clap::ArgMatches) -> ExitCode {
     match crate::lint::lint_paths(&paths, &config) {
         Ok(report) => {
             let mut phases = crate::lint::Phases::start();
-            let rendered = render::render(&report, format, color);
+            let rendered = render::render(&report, format, color, config.threads);
             phases.done("writing the findings");
             print!("{rendered}");
             if format != Format::Human {

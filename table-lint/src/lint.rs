@@ -1205,8 +1205,12 @@ type FilterFindings = Vec<(&'static Rule, PathBuf, Finding)>;
 
 /// The threads a run uses: `--threads`, or every core.
 fn threads(config: &Config) -> usize {
-    config
-        .threads
+    thread_count(config.threads)
+}
+
+/// The threads to use when `asked` (`--threads`) or, without it, every core; at least one.
+pub(crate) fn thread_count(asked: Option<usize>) -> usize {
+    asked
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1)
 }

@@ -56,11 +56,11 @@ fn every_rule_fires_on_its_bad_fixture_and_not_on_its_clean_one() {
             "{} does not fire on {}:\n{}",
             rule.code,
             bad.display(),
-            render(&report, Format::Human, false)
+            render(&report, Format::Human, false, None)
         );
         insta::assert_snapshot!(
             format!("{}-{}", rule.code, rule.name),
-            render(&report, Format::Human, false)
+            render(&report, Format::Human, false, None)
         );
         let report = lint(&clean);
         let fired: Vec<_> = report

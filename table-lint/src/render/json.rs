@@ -40,10 +40,9 @@ impl<'a> Finding<'a> {
 }
 
 /// The findings as one JSON array, written straight from the report, in shares written side by
-/// side on every core.
-pub fn render(report: &Report) -> String {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    render_in(report, cores)
+/// side on `threads` threads (every core when `None`).
+pub fn render(report: &Report, threads: Option<usize>) -> String {
+    render_in(report, crate::lint::thread_count(threads))
 }
 
 /// The findings as one JSON array, written in `shares` pieces on as many threads and joined:

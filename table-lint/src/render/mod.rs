@@ -33,11 +33,12 @@ impl Format {
     }
 }
 
-/// Renders a report in a format.
-pub fn render(report: &Report, format: Format, color: bool) -> String {
+/// Renders a report in a format, on at most `threads` threads (every core when `None`, as
+/// `--threads` says).
+pub fn render(report: &Report, format: Format, color: bool, threads: Option<usize>) -> String {
     match format {
         Format::Human => human::render(report, color),
-        Format::Json => json::render(report),
+        Format::Json => json::render(report, threads),
         Format::Sarif => sarif::render(report),
         Format::Github => github::render(report),
     }
