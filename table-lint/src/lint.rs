@@ -883,72 +883,83 @@ pub(crate) const WORKER_STACK: usize = 64 << 20;
 /// Threads take the next input as they free up, so reading overlaps lexing and one big file
 /// holds up one thread only; a file without a relevant word is read, not lexed.
 fn check_all(inputs: Vec<Input>, config: &Config) -> Vec<Checked> {
-    let threads = threads(config).min(inputs.len().max(1));
-    let queue = std::sync::Mutex::new(inputs.into_iter().enumerate());
+    par_map(thread_count(config.threads), inputs, |input| {
+        let file = match input {
+            Input::File(f) => f,
+            Input::Path(p) => match source::read(&p) {
+                Ok(f) => f,
+                Err(e) => return Err((p, e)),
+            },
+        };
+        let mut outcome = if might_matter(&file.text) {
+            let outcome = check_file(file, config);
+            // Every span of the file has become a line and column in `outcome`; dropping the
+            // thread's span table frees the copy of the text proc-macro2 keeps for each derived
+            // item parsed (and keeps its 32-bit offsets from wrapping on huge trees).
+            proc_macro2::extra::invalidate_current_thread_spans();
+            outcome
+        } else {
+            FileOutcome {
+                findings: Vec::new(),
+                designs: Vec::new(),
+                filters: Vec::new(),
+                file,
+                has_main: false,
+                marked: false,
+            }
+        };
+        // Read here, on the threads, rather than when the outcomes are merged.
+        outcome.has_main = (!outcome.designs.is_empty() || !outcome.filters.is_empty())
+            && declares_main(&outcome.file.text);
+        outcome.marked = crate::suppress::marked(&outcome.file.text);
+        Ok(outcome)
+    })
+}
+
+/// Maps `f` over `items` on at most `threads` threads, each taking the next item as it frees
+/// up, and returns the results in the items' order. The threads are this module's own, with a
+/// stack of [`WORKER_STACK`] (room for syn's recursion wherever a worker reads designs); the
+/// calling thread only waits. When no thread can be started, the items are mapped here.
+pub(crate) fn par_map<I: Send, T: Send>(
+    threads: usize,
+    items: Vec<I>,
+    f: impl Fn(I) -> T + Sync,
+) -> Vec<T> {
+    let threads = threads.clamp(1, items.len().max(1));
+    let queue = std::sync::Mutex::new(items.into_iter().enumerate());
     let work = || {
-        let mut done: Vec<(usize, Checked)> = Vec::new();
+        let mut done = Vec::new();
         loop {
-            // A poisoned lock still holds the inputs left.
+            // A poisoned lock still holds the items left.
             let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
-            let Some((n, input)) = next else {
+            let Some((n, item)) = next else {
                 return done;
             };
-            let file = match input {
-                Input::File(f) => f,
-                Input::Path(p) => match source::read(&p) {
-                    Ok(f) => f,
-                    Err(e) => {
-                        done.push((n, Err((p, e))));
-                        continue;
-                    }
-                },
-            };
-            let mut outcome = if might_matter(&file.text) {
-                let outcome = check_file(file, config);
-                // Every span of the file has become a line and column in `outcome`; dropping
-                // the thread's span table frees the copy of the text proc-macro2 keeps for
-                // each derived item parsed (and keeps its 32-bit offsets from wrapping on huge
-                // trees).
-                proc_macro2::extra::invalidate_current_thread_spans();
-                outcome
-            } else {
-                FileOutcome {
-                    findings: Vec::new(),
-                    designs: Vec::new(),
-                    filters: Vec::new(),
-                    file,
-                    has_main: false,
-                    marked: false,
-                }
-            };
-            // Read here, on the threads, rather than when the outcomes are merged.
-            outcome.has_main = (!outcome.designs.is_empty() || !outcome.filters.is_empty())
-                && declares_main(&outcome.file.text);
-            outcome.marked = crate::suppress::marked(&outcome.file.text);
-            done.push((n, Ok(outcome)));
+            done.push((n, f(item)));
         }
     };
-    // Every file is checked on a thread of this module's own, with a stack of `WORKER_STACK`.
-    let mut results = std::thread::scope(|s| {
+    let mut results: Vec<(usize, T)> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .filter_map(|_| {
                 std::thread::Builder::new()
-                    .name("table-lint check".into())
+                    .name("table-lint".into())
                     .stack_size(WORKER_STACK)
                     .spawn_scoped(s, work)
                     .ok()
             })
             .collect();
         if handles.is_empty() {
-            // No thread could be started: check everything here.
             return work();
         }
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
+        let mut results = Vec::new();
+        for h in handles {
+            // A worker that panicked hit a bug: it goes on panicking here rather than losing
+            // the results it held.
+            results.extend(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+        }
+        results
     });
-    results.sort_by_key(|(n, _)| *n);
+    results.sort_unstable_by_key(|(n, _)| *n);
     results.into_iter().map(|(_, r)| r).collect()
 }
 
@@ -1203,11 +1214,6 @@ type DesignFindings = Vec<(&'static Rule, Vec<(usize, Finding)>)>;
 /// What the filter rules find, with the file each finding is in.
 type FilterFindings = Vec<(&'static Rule, PathBuf, Finding)>;
 
-/// The threads a run uses: `--threads`, or every core.
-fn threads(config: &Config) -> usize {
-    thread_count(config.threads)
-}
-
 /// The threads to use when `asked` (`--threads`) or, without it, every core; at least one.
 pub(crate) fn thread_count(asked: Option<usize>) -> usize {
     asked
@@ -1215,45 +1221,8 @@ pub(crate) fn thread_count(asked: Option<usize>) -> usize {
         .max(1)
 }
 
-/// A piece of work for [`run_jobs`].
+/// A piece of work for [`par_map`]: a call to make on one of its threads.
 pub(crate) type Job<'a, T> = Box<dyn FnOnce() -> T + Send + 'a>;
-
-/// Runs `jobs` on at most `threads` threads, each taking the next job as it frees up, and
-/// returns their results in the jobs' order. With one thread (or none that can be started)
-/// they run here, one after another.
-pub(crate) fn run_jobs<T: Send>(threads: usize, jobs: Vec<Job<'_, T>>) -> Vec<T> {
-    let count = jobs.len();
-    let threads = threads.min(count);
-    if threads <= 1 {
-        return jobs.into_iter().map(|job| job()).collect();
-    }
-    let queue = std::sync::Mutex::new(jobs.into_iter().enumerate());
-    let work = || {
-        let mut done = Vec::new();
-        loop {
-            // A poisoned lock still holds the jobs left.
-            let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
-            let Some((n, job)) = next else {
-                return done;
-            };
-            done.push((n, job()));
-        }
-    };
-    let mut results: Vec<(usize, T)> = std::thread::scope(|s| {
-        let handles: Vec<_> = (1..threads)
-            .filter_map(|_| std::thread::Builder::new().spawn_scoped(s, work).ok())
-            .collect();
-        // This thread works too.
-        let mut results = work();
-        for h in handles {
-            // A job that panicked is a bug: it goes on panicking here.
-            results.extend(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
-        }
-        results
-    });
-    results.sort_unstable_by_key(|(n, _)| *n);
-    results.into_iter().map(|(_, r)| r).collect()
-}
 
 /// What the rules across designs and the filter rules find, each rule and each share of the
 /// filters a job of its own, on the run's threads (they only read the designs).
@@ -1266,7 +1235,7 @@ fn cross_findings(
         Designs(&'static Rule, Vec<(usize, Finding)>),
         Filters(FilterFindings),
     }
-    let threads = threads(config);
+    let threads = thread_count(config.threads);
     let overlaps = RowOverlaps::new(designs);
     let overlaps = &overlaps;
     let mut jobs: Vec<Job<'_, Found>> = Vec::new();
@@ -1293,7 +1262,7 @@ fn cross_findings(
     }
     let mut by_design = Vec::new();
     let mut by_filter = Vec::new();
-    for found in run_jobs(threads, jobs) {
+    for found in par_map(threads, jobs, |job| job()) {
         match found {
             Found::Designs(rule, found) => by_design.push((rule, found)),
             Found::Filters(found) => by_filter.extend(found),
@@ -1604,8 +1573,12 @@ mod tests {
                 })
                 .collect();
             let squares: Vec<usize> = (0..9).map(|n| n * n).collect();
-            assert_eq!(run_jobs(threads, jobs), squares, "{threads} threads");
+            assert_eq!(
+                par_map(threads, jobs, |job| job()),
+                squares,
+                "{threads} threads"
+            );
         }
-        assert!(run_jobs::<()>(3, Vec::new()).is_empty());
+        assert!(par_map(3, Vec::<Job<'_, ()>>::new(), |job| job()).is_empty());
     }
 }

@@ -905,13 +905,12 @@ fn index_projection(design: &Design, index: &crate::ast::Index) -> TokenStream {
     let index_keys = [pk_key, &index.row_key];
     // A copy of a sparse index always has its keys' values; a value built with `None` has no
     // copy keys.
-    let no_copy = format!(
-        "`{{}}` is `None`, and a copy of the index `{}` holds a value there",
-        index.name
-    );
     let binds = |label: &str, key: &Key| {
         bind_options(design, &[key], |f| {
-            let why = no_copy.replace("{}", &f.ident.to_string());
+            let why = format!(
+                "`{}` is `None`, and a copy of the index `{}` holds a value there",
+                f.ident, index.name
+            );
             quote!(return #rt::Result::Err(#rt::key_error(#label, #rt::KeyEncodingError(#rt::String::from(#why))));)
         })
     };
@@ -949,9 +948,10 @@ fn index_projection(design: &Design, index: &crate::ast::Index) -> TokenStream {
     let parse_source = primary_key_reads(design, &from_source);
     let inits = fields.iter().map(|f| {
         let name = &f.ident;
-        if crate::projection::in_index_keys(design, index, f) && f.is_optional() {
+        let in_keys = crate::projection::in_index_keys(design, index, f);
+        if in_keys && f.is_optional() {
             quote!(#name: ::core::option::Option::Some(#name))
-        } else if crate::projection::in_index_keys(design, index, f) {
+        } else if in_keys {
             quote!(#name)
         } else {
             let get = get_field(f);

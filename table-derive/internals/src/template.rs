@@ -129,6 +129,23 @@ impl Grain {
     }
 }
 
+/// How a format of a naming table (`Unix::ALL`, `Bucket::ALL`) is written after the colon;
+/// every value of those types has a row.
+fn spelling<T: PartialEq>(table: &[(&'static str, T)], value: T) -> &'static str {
+    table
+        .iter()
+        .find(|(_, v)| *v == value)
+        .map_or("", |(spec, _)| spec)
+}
+
+/// The format a naming table spells `spec`.
+fn spelled<T: Copy>(table: &[(&'static str, T)], spec: &str) -> Option<T> {
+    table
+        .iter()
+        .find(|(name, _)| *name == spec)
+        .map(|(_, v)| *v)
+}
+
 /// A Unix time format: the unit it counts and whether it counts down.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Unix {
@@ -154,10 +171,7 @@ impl Unix {
 
     /// The format as written after the colon (`unix_ms`, ...).
     pub fn spec(self) -> &'static str {
-        Unix::ALL
-            .iter()
-            .find(|(_, u)| *u == self)
-            .map_or("unix", |(spec, _)| spec)
+        spelling(&Unix::ALL, self)
     }
 
     /// The digits every key of this format takes: 10 for seconds, 13 for milliseconds (enough
@@ -199,10 +213,7 @@ impl Bucket {
 
     /// The format as written after the colon (`date`, `yyyyMMdd`, ...).
     pub fn spec(self) -> &'static str {
-        Bucket::ALL
-            .iter()
-            .find(|(_, b)| *b == self)
-            .map_or("date", |(spec, _)| spec)
+        spelling(&Bucket::ALL, self)
     }
 
     /// The text's shape, `9` for a digit (`9999-99-99`, `99999999`, ...).
@@ -319,8 +330,8 @@ pub const MAX_WIDTH: usize = 38;
 pub struct TemplateError(pub String);
 
 fn parse_format(field: &str, spec: &str) -> Result<SegmentFormat, TemplateError> {
-    if let Some((_, bucket)) = Bucket::ALL.iter().find(|(name, _)| *name == spec) {
-        return Ok(SegmentFormat::Bucket(*bucket));
+    if let Some(bucket) = spelled(&Bucket::ALL, spec) {
+        return Ok(SegmentFormat::Bucket(bucket));
     }
     // `yyyymmdd` would be minutes in .NET's patterns; say which spelling is meant.
     if let Some((name, _)) = Bucket::ALL
@@ -331,8 +342,8 @@ fn parse_format(field: &str, spec: &str) -> Result<SegmentFormat, TemplateError>
             "unknown format `{spec}` in `{{{field}:{spec}}}`; did you mean `{name}`? Bucket formats are written as .NET writes them, case and all"
         )));
     }
-    if let Some((_, unix)) = Unix::ALL.iter().find(|(name, _)| *name == spec) {
-        return Ok(SegmentFormat::Unix(*unix));
+    if let Some(unix) = spelled(&Unix::ALL, spec) {
+        return Ok(SegmentFormat::Unix(unix));
     }
     Ok(match spec {
         "" => SegmentFormat::Default,

@@ -53,11 +53,7 @@ fn render_in(report: &Report, shares: usize) -> String {
         return "[]".into();
     }
     let share = items.len().div_ceil(shares.max(1));
-    let jobs: Vec<crate::lint::Job<'_, Vec<u8>>> = items
-        .chunks(share)
-        .map(|part| Box::new(move || array(part)) as crate::lint::Job<'_, Vec<u8>>)
-        .collect();
-    let parts = crate::lint::run_jobs(shares, jobs);
+    let parts = crate::lint::par_map(shares, items.chunks(share).collect(), array);
     // Each piece is a whole array, `[\n  {…},\n  {…}\n]`: its elements, between its first and
     // last two bytes, are joined with `,\n` inside one pair of brackets.
     let mut out = Vec::with_capacity(parts.iter().map(|p| p.len() + 2).sum::<usize>() + 4);

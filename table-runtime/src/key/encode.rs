@@ -261,11 +261,7 @@ impl UnixTime {
 
     /// The largest count the digits hold.
     pub const fn max(self) -> i64 {
-        if self.millis {
-            9_999_999_999_999
-        } else {
-            9_999_999_999
-        }
+        10i64.pow(self.width() as u32) - 1
     }
 
     /// Ticks (100 ns) in one unit.
