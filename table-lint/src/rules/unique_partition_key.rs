@@ -34,7 +34,10 @@ varies (a partition per customer, with that customer's orders in it) is the guid
 is not flagged. Unless it is the entity's own id: a PartitionKey of one field named `id`,
 `guid`, `uuid`, `row_id`, `row_guid`, `entity_id` or the struct's name with `_id`
 (`message_id` on `MessageEntity`) is new for every entity, so each has a partition of its own
-whatever the RowKey holds.
+whatever the RowKey holds. So is a `Uuid` field named only after the key it fills
+(`partition_key`, `partition`, `pk`): a GUID that stood for an owner would bear the owner's
+name, and one named as the key is made for the row (`str(uuid4())`). Text so named is left
+alone: a generic store's partition is whatever its caller passes.
 
 ## Why it is bad
 The partition is the unit of everything the service does well. Entity group transactions only
@@ -184,16 +187,25 @@ fn same_partitions(a: &DesignSummary, b: &DesignSummary) -> bool {
 /// The PartitionKey's one field, when its name says it is the entity's own id: `id`, `guid`,
 /// `uuid`, `row_id`, `row_guid`, `entity_id`, or the struct's name with `_id` (`message_id` on
 /// `Message` or `MessageEntity`). A GUID or text field so named is new for every entity, so
-/// each entity has a partition of its own.
+/// each entity has a partition of its own. So is a GUID named after the key it fills
+/// (`partition_key`, `partition`, `pk`): a GUID that stood for an owner would be named after
+/// the owner, and one named only as the key is made for the row (`str(uuid4())`).
 fn own_identity(design: &DesignSummary) -> Option<&str> {
     let [field] = design.partition_fields.as_slice() else {
         return None;
     };
     let kind = &design.fields.iter().find(|f| &f.field == field)?.kind;
-    if !matches!(kind, TypeKind::Uuid | TypeKind::String) {
-        return None;
+    let named_as_the_key = matches!(
+        field.to_ascii_lowercase().as_str(),
+        "partition_key" | "partition" | "pk"
+    );
+    match kind {
+        TypeKind::Uuid if named_as_the_key => Some(field.as_str()),
+        TypeKind::Uuid | TypeKind::String => {
+            super::named_own_identity(design, field).then_some(field.as_str())
+        }
+        _ => None,
     }
-    super::named_own_identity(design, field).then_some(field.as_str())
 }
 
 #[cfg(test)]
@@ -239,6 +251,25 @@ mod tests {
             "#,
         );
         assert!(owner.is_empty(), "{owner:?}");
+        // A GUID named only as the key it fills is made for the row; text so named is any
+        // value the caller passes (a generic store's partition), and is left alone.
+        let named_as_key = |ty: &str| {
+            found(&format!(
+                r#"
+                #[derive(TableEntity)]
+                #[table(name = "Messages", partition_key = "{{partition_key}}", row_key = "{{row_key}}")]
+                struct MessageEntity {{ partition_key: {ty}, row_key: uuid::Uuid, conversation_id: String }}
+                "#
+            ))
+        };
+        let minted = named_as_key("uuid::Uuid");
+        assert_eq!(minted.len(), 1, "{minted:?}");
+        assert!(
+            minted[0].message.contains("(`partition_key`)"),
+            "{}",
+            minted[0].message
+        );
+        assert!(named_as_key("String").is_empty());
     }
 
     /// The help never suggests grouping by a field whose name says it takes a few values (a
