@@ -622,6 +622,7 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
         inserts_untyped: scan.inserts_untyped,
         writes: scan.writes,
         large: scan.large.clone(),
+        ordered_by: scan.ordered_by.clone(),
         reads: scan
             .filters
             .iter()

@@ -237,6 +237,9 @@ pub struct FileFacts {
     pub writes: bool,
     /// The designs the file keeps through a `LargeTable` (their large values go to blobs).
     pub large: Vec<String>,
+    /// What the file orders values by in memory: the method (`sort_by_key`, `max_by_key`, ...)
+    /// and the field its closure reads.
+    pub ordered_by: Vec<(String, String)>,
     /// The queries of the file, with the tables the code around them names.
     pub reads: Vec<Read>,
     /// Whether the file declares designs and they all have one table: a query that names no

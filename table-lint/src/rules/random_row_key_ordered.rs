@@ -36,6 +36,11 @@ rule detects:
 - the entity's RowKey is only a GUID and the file reads the design's rows by a range of an
   integer or time property it stores (`Version ge 5`, `CreatedAt lt datetime'…'`): the rows
   are wanted in that order, and the range is a scan of the partition instead of a RowKey range;
+- the entity's RowKey is only a GUID and the same file orders rows in memory by a time or a
+  number the design stores besides its keys (`rows.sort_by_key(|m| m.sent_at)`,
+  `a.created.cmp(&b.created)` in `sort_by`, `max_by_key(|r| r.scrape_time)`; a `String` field
+  counts when its name says it holds a time): the code wants the rows in that order, and reads
+  the whole partition to get it;
 - the entity's RowKey is only a GUID and the design is log data by what it says of itself, as
   TK014 reads it: a struct or table name with `Log`, `Audit` or `Trace` as a word, or the
   fields of a log record (two of `message`, `level`, `severity`, `logger`, `exception`, ...);
@@ -161,6 +166,7 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
             let only = (*at, field.as_str());
             let _ = first_rows_read(ctx, only, out)
                 || property_range_read(ctx, only, out)
+                || ordered_in_memory(ctx, only, out)
                 || log_in_guid_order(ctx, only, out);
         }
         _ => {
@@ -388,6 +394,84 @@ fn property_range_read(
     true
 }
 
+/// Whether a text field's name says it holds a time (`timestamp`, `sent_at`, `created_date`):
+/// ISO text sorted in the client as the time it spells.
+fn names_a_time(field: &str) -> bool {
+    super::has_word(
+        field,
+        &[
+            "timestamp",
+            "time",
+            "date",
+            "datetime",
+            "ts",
+            "at",
+            "created",
+            "updated",
+            "modified",
+            "sent",
+            "posted",
+        ],
+    )
+}
+
+/// A RowKey that is only a GUID, where the file orders the design's rows in memory by a time
+/// or a number it stores besides its keys (`rows.sort_by_key(|m| m.sent_at)`,
+/// `max_by_key(|r| r.scrape_time)`): the code wants them in that order, which the RowKey could
+/// give a range read (the newest ten, the rows of an hour) but the GUID scatters, so every
+/// such read takes the whole partition and sorts it in the client.
+fn ordered_in_memory(
+    ctx: &EntityContext<'_>,
+    (at, field): GuidOnly<'_>,
+    out: &mut Vec<Finding>,
+) -> bool {
+    let design = ctx.design;
+    let in_keys = |name: &str| {
+        let mut keys = design
+            .partition_key
+            .template
+            .placeholders()
+            .chain(design.row_key.template.placeholders());
+        keys.any(|(f, _)| f == name)
+    };
+    let found = ctx.file.ordered_by.iter().find_map(|(method, name)| {
+        let f = design
+            .fields
+            .iter()
+            .find(|f| f.stored() && f.ident == name.as_str() && !in_keys(name))?;
+        let key = match f.kind.value() {
+            TypeKind::Time => {
+                format!("`{{{name}:inverted_ticks}}` (newest first) or `{{{name}:ticks}}`")
+            }
+            TypeKind::Integer { .. } if super::epoch_integer(design, name) => {
+                format!("`{{{name}:013}}`")
+            }
+            TypeKind::Integer { .. } => format!("`{{{name}:020}}`"),
+            TypeKind::String if names_a_time(name) => format!(
+                "the time `{name}` spells, kept as an instant (`{{{name}:inverted_ticks}}` for newest first) or as fixed-width UTC text"
+            ),
+            _ => return None,
+        };
+        Some((method, name, key))
+    });
+    let Some((method, name, key)) = found else {
+        return false;
+    };
+    let (start, end) = keys::part_position(&design.row_key, at);
+    out.push(Finding::at(
+        start,
+        end,
+        format!(
+            "RowKey `{}` is the GUID `{field}`, and the code orders rows by `{name}` in memory (`{method}`): they are wanted in that order, but they sort by a random GUID, so the newest or the first few can only be had by reading the whole partition",
+            design.row_key.template.text
+        ),
+        format!(
+            "lead the RowKey with {key}, and put `{{{field}}}` after it if it must stay unique: a range read then returns the rows in order, and `.top(n)` the first of them"
+        ),
+    ));
+    true
+}
+
 /// A RowKey that is only a GUID, where the file reads the first rows of the design's
 /// partitions (`.top(n)` on a query that leaves the RowKey open): the first rows of a random
 /// order are a random sample.
@@ -459,6 +543,50 @@ mod tests {
             .into_iter()
             .map(|d| d.message)
             .collect()
+    }
+
+    /// Rows of a GUID RowKey sorted in memory by a time or a number the design stores are
+    /// wanted in that order: a note naming the field and the sort. A sort by a key field, by
+    /// text that is not a time, or by something no design stores says nothing of the RowKey.
+    #[test]
+    fn rows_sorted_in_memory_by_a_stored_time_are_noted() {
+        let found = |sort: &str| {
+            super::super::findings_of(
+                "TK004",
+                &format!(
+                    r#"
+                    #[derive(TableEntity)]
+                    #[table(name = "Chat", partition_key = "{{conversation}}", row_key = "{{id}}")]
+                    struct Message {{ conversation: String, id: uuid::Uuid, sent: String, role: String, tokens: i64, at: time::OffsetDateTime }}
+                    fn history(rows: &mut Vec<Message>) {{ {sort} }}
+                    "#
+                ),
+            )
+            .into_iter()
+            .map(|d| (d.message, d.help.unwrap_or_default()))
+            .collect::<Vec<_>>()
+        };
+        let by_time = found("rows.sort_by(|a, b| a.at.cmp(&b.at));");
+        assert_eq!(by_time.len(), 1, "{by_time:?}");
+        assert!(
+            by_time[0]
+                .0
+                .contains("orders rows by `at` in memory (`sort_by`)"),
+            "{by_time:?}"
+        );
+        assert!(
+            by_time[0].1.contains("`{at:inverted_ticks}`"),
+            "{by_time:?}"
+        );
+        assert_eq!(
+            found("let last = rows.iter().max_by_key(|m| m.sent);").len(),
+            1
+        );
+        assert_eq!(found("rows.sort_by_key(|m| m.tokens);").len(), 1);
+        assert!(found("rows.sort_by_key(|m| m.role.clone());").is_empty());
+        assert!(found("rows.sort_by_key(|m| m.conversation.clone());").is_empty());
+        assert!(found("rows.sort_by_key(|m| m.id);").is_empty());
+        assert!(found("rows.sort_by_key(|m| m.price);").is_empty());
     }
 
     /// A GUID RowKey read by a range of a number it stores is read in that order: a note that

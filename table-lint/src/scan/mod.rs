@@ -160,6 +160,11 @@ pub struct Scan {
     /// Whether the file writes entities in any way: inserts, or calls something named
     /// `upsert…`, `update…`, `merge…`, `replace…`, `submit_transaction` or `execute_batch`.
     pub writes: bool,
+    /// What the file orders values by in memory: each call that sorts, or picks the least or
+    /// the greatest, by a field its closure reads (`rows.sort_by_key(|r| r.at)`,
+    /// `a.at.cmp(&b.at)` in `sort_by`, `max_by_key(|r| r.score)`), as the method and the
+    /// field, each pair once.
+    pub ordered_by: Vec<(String, String)>,
     /// Items that derive `TableEntity` but could not be read, so no design of theirs is
     /// checked: where each one starts and ends, and why.
     pub unread: Vec<Unread>,
@@ -1243,6 +1248,16 @@ impl<'s> Visitor<'s> {
             {
                 // `LargeTable<'a, B, Record>`: the design's large values go to blobs.
                 push_once(&mut self.scan.large, design);
+            } else if orders_in_memory(word)
+                && i > 0
+                && t.is_punct(i - 1, n, b'.')
+                && let Some(field) = closure_field(t, i + 1, n)
+            {
+                // Rows sorted in the client: `rows.sort_by_key(|r| r.at)`.
+                let pair = (word.to_owned(), field.to_owned());
+                if !self.scan.ordered_by.contains(&pair) {
+                    self.scan.ordered_by.push(pair);
+                }
             } else if word == "get"
                 && let Some(design) = self.typed_receiver(i)
             {
@@ -2175,6 +2190,65 @@ fn filter_api_call(t: Toks<'_>, start: usize, i: usize) -> bool {
         )
 }
 
+/// Whether a method orders the values it is called on in memory (the standard library's sorts
+/// and extremes, and itertools' sorted iterators), by what its closure returns or compares.
+fn orders_in_memory(word: &str) -> bool {
+    matches!(
+        word,
+        "sort_by_key"
+            | "sort_unstable_by_key"
+            | "sort_by_cached_key"
+            | "sort_by"
+            | "sort_unstable_by"
+            | "max_by_key"
+            | "min_by_key"
+            | "max_by"
+            | "min_by"
+            | "sorted_by_key"
+            | "sorted_unstable_by_key"
+            | "sorted_by_cached_key"
+            | "sorted_by"
+            | "sorted_unstable_by"
+    )
+}
+
+/// The field the closure given to the call whose argument list opens at `open` reads from one
+/// of its parameters first (`|r| r.at`, `|a, b| b.at.cmp(&a.at)`, `|r| Reverse(r.score)`): a
+/// field access, not a method call. `None` for an argument that is not a closure (a function's
+/// name) or reads no parameter's field.
+fn closure_field(t: Toks<'_>, open: usize, n: usize) -> Option<&str> {
+    let (Delimiter::Parenthesis, close) = t.group(open, n)? else {
+        return None;
+    };
+    let mut i = open + 1;
+    if !t.is_punct(i, close, b'|') {
+        return None;
+    }
+    i += 1;
+    // The parameters: names, maybe behind `&`, maybe with a type after `:`.
+    let mut params = Vec::new();
+    while i < close && !t.is_punct(i, close, b'|') {
+        if let Some(name) = t.ident(i, close)
+            && !t.is_punct(i.wrapping_sub(1), close, b':')
+        {
+            params.push(name);
+        }
+        i = t.next(i);
+    }
+    if params.is_empty() || i >= close {
+        return None;
+    }
+    (i + 1..close).find_map(|j| {
+        let param = t.ident(j, close)?;
+        if !params.contains(&param) || !t.is_punct(j + 1, close, b'.') {
+            return None;
+        }
+        let field = t.ident(j + 2, close)?;
+        let called = matches!(t.group(j + 3, close), Some((Delimiter::Parenthesis, _)));
+        (!called).then_some(field)
+    })
+}
+
 /// Adds `design` to `list` unless it is there already.
 fn push_once(list: &mut Vec<String>, design: &str) {
     if !list.iter().any(|d| d == design) {
@@ -2818,6 +2892,30 @@ mod tests {
             facts("let m = Strategy::Merge; let i = Kind::Insert;"),
             (false, false)
         );
+    }
+
+    /// The sorts and extremes taken in memory are read by the field their closure reads from a
+    /// parameter: through `cmp`, a wrapper, or a reference; a method called on the parameter,
+    /// a function passed by name and a closure of no parameter are not.
+    #[test]
+    fn orders_in_memory_name_the_field_they_order_by() {
+        let ordered = |body: &str| scan(&format!("fn f() {{ {body} }}")).unwrap().ordered_by;
+        let pair = |m: &str, f: &str| (m.to_owned(), f.to_owned());
+        assert_eq!(
+            ordered("rows.sort_by_key(|r| r.at); rows.sort_by_key(|r| r.at);"),
+            [pair("sort_by_key", "at")]
+        );
+        assert_eq!(
+            ordered("rows.sort_by(|a, b| b.timestamp.cmp(&a.timestamp));"),
+            [pair("sort_by", "timestamp")]
+        );
+        assert_eq!(
+            ordered("let newest = rows.iter().max_by_key(|r: &&Row| Reverse(r.scrape_time));"),
+            [pair("max_by_key", "scrape_time")]
+        );
+        assert!(ordered("rows.sort_by_key(|r| r.name());").is_empty());
+        assert!(ordered("rows.sort_by_key(Row::at); rows.sort_by(|| todo());").is_empty());
+        assert!(ordered("let sort_by_key = 1; x.sort_by_key;").is_empty());
     }
 
     #[test]
