@@ -72,7 +72,9 @@ async fn add_patrol<B: Backend>(patrols: &Table<'_, B, PagePatrol>, patrol: &Pag
 /// get_patrol_entities: the user's live patrols, then sorted by date_added in memory.
 async fn list_patrols<B: Backend>(patrols: &Table<'_, B, PagePatrol>, oid: &str) {
     let q = Query::filter(&format!("PartitionKey eq '{}' and is_deleted eq false", oid)).unwrap();
-    let _ = patrols.query_all(&q).await;
+    if let Ok(mut rows) = patrols.query_all(&q).await {
+        rows.sort_by_key(|p| p.date_added);
+    }
 }
 
 /// update_patrol_entity, delete_patrol_entity (sets is_deleted) and toggle_patrol_entity (flips
@@ -101,7 +103,9 @@ async fn process_page_patrol<B: Backend>(patrols: &Table<'_, B, PagePatrol>, scr
 /// compare the newest HTML with the new scrape.
 async fn newest_history<B: Backend>(history: &Table<'_, B, PatrolHistory>, page_patrol_id: &str) {
     let q = Query::filter(&format!("page_patrol_id eq '{}'", page_patrol_id)).unwrap();
-    let _ = history.query_all(&q).await;
+    if let Ok(rows) = history.query_all(&q).await {
+        let _newest = rows.iter().max_by_key(|r| r.scrape_time);
+    }
 }
 
 /// record_scrape_history: `create_entity` of a new history row.
@@ -112,5 +116,7 @@ async fn record_scrape_history<B: Backend>(history: &Table<'_, B, PatrolHistory>
 /// get_patrol_history (`GET /page-patrol/{id}/history`): the same filter, sorted newest first.
 async fn patrol_history<B: Backend>(history: &Table<'_, B, PatrolHistory>, page_patrol_id: &str) {
     let q = Query::filter(&format!("page_patrol_id eq '{}'", page_patrol_id)).unwrap();
-    let _ = history.query_all(&q).await;
+    if let Ok(rows) = history.query_all(&q).await {
+        let _newest = rows.iter().max_by_key(|r| r.scrape_time);
+    }
 }

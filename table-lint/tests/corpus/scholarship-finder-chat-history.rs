@@ -67,6 +67,11 @@ fn conversation(user_id: &str, conversation_id: &str) -> Query {
     Query::filter(&format!("PartitionKey eq '{}_{}'", user_id, conversation_id)).unwrap()
 }
 
+/// getConversation's sort of what the read returned: by the ISO `timestamp` text.
+fn in_time_order(messages: &mut [ChatMessage]) {
+    messages.sort_by(|a, b| a.timestamp.cmp(&b.timestamp));
+}
+
 /// listConversations: every message of the user, over the whole table, for the distinct
 /// conversation ids.
 fn conversations_of(user_id: &str) -> Query {
