@@ -2,6 +2,8 @@
 
 use table_derive_internals::Design;
 
+use table_derive_internals::keyspace::KeySpace;
+
 use super::{Check, EntityContext, Finding, Level, Rule};
 
 /// Words in a struct or table name that say it holds log data.
@@ -20,7 +22,9 @@ Log-like data, recognised by name or by shape: a struct or table name with `Log`
 `Logging`, `Events`, `Tracing` too, but not `Login` or `Catalog`); or the fields of a log record
 (two of `message`, `level`, `severity`, `exception`, `logger`, `category`, `event_id`, …); or a
 RowKey that orders rows by an instant (`ticks`, `inverted_ticks`, `iso`, or an integer count
-since an epoch such as `at_ms`). It is flagged when its `partition_key` is made only of times,
+since an epoch such as `at_ms`); or a RowKey that is only the row's own GUID (`{id}`,
+`{row_id}`, not another thing's id such as `{player_id}`) on a design the file inserts, each
+write a new record of its period. It is flagged when its `partition_key` is made only of times,
 with or without literal text: date or hour buckets (`"{at:date}"`, `"logs_{at:hour}"`), parts
 of a date, with or without the year (an integer `month` or `hour` of the write), or a time
 rounded by the writer and kept as ticks (`"{bucket:inverted_ticks}"`).
@@ -122,8 +126,28 @@ fn log_shape(ctx: &EntityContext<'_>) -> Option<String> {
         Some((field, _)) => super::epoch_integer(design, field),
         None => false,
     };
-    time_ordered.then(|| {
-        format!("`{ident}` has the shape of log data (rows ordered by time within a time bucket)")
+    if time_ordered {
+        return Some(format!(
+            "`{ident}` has the shape of log data (rows ordered by time within a time bucket)"
+        ));
+    }
+    // A RowKey that is only the row's own GUID (`id`, `row_id`, not a player's id), inserted:
+    // each row a new record of the bucket's period, appended under a key that means nothing.
+    let mut fields = design.row_key.template.placeholders();
+    let random_only = match (fields.next(), fields.next()) {
+        (Some((field, _)), None) => {
+            super::names_own_identity(&ident, field)
+                && KeySpace::new(design, &design.row_key.template)
+                    .is_ok_and(|space| space.randomly_ordered())
+        }
+        _ => false,
+    };
+    let inserted =
+        ctx.file.inserts_untyped || ctx.file.inserted.iter().any(|d| design.ident == d.as_str());
+    (random_only && inserted).then(|| {
+        format!(
+            "`{ident}` has the shape of log data (each row inserted under a new GUID in the period's bucket)"
+        )
     })
 }
 
@@ -275,5 +299,29 @@ mod tests {
             "{}",
             found[0].message
         );
+    }
+
+    /// Rows inserted under their own fresh GUID alone, in a PartitionKey of only a time, are
+    /// records of the period whatever they are called; a GUID that names another thing (a
+    /// player's), or a design the file never inserts, is not that shape.
+    #[test]
+    fn rows_inserted_under_their_own_guid_in_a_time_bucket_are_log_data() {
+        let found = |row_key: &str, write: &str| {
+            super::super::findings_of(
+                "TK014",
+                &format!(
+                    r#"
+                    #[derive(TableEntity)]
+                    #[table(name = "Views", partition_key = "{{at:date}}", row_key = "{row_key}")]
+                    struct PageView {{ at: time::OffsetDateTime, id: uuid::Uuid, player_id: uuid::Uuid, path: String }}
+                    async fn add<B: Backend>(views: &Table<'_, B, PageView>, v: &PageView) {{ let _ = views.{write}(v).await; }}
+                    "#
+                ),
+            )
+            .len()
+        };
+        assert_eq!(found("{id}", "insert"), 1);
+        assert_eq!(found("{player_id}", "insert"), 0);
+        assert_eq!(found("{id}", "get"), 0);
     }
 }

@@ -703,13 +703,19 @@ fn names_epoch_count(field: &str) -> bool {
 /// Whether `field`'s name says it is the entity's own id: `id`, `guid`, `uuid`, `row_id`,
 /// `entity_id`, or the struct's name with `_id` (`message_id` on `Message` or `MessageEntity`).
 pub fn named_own_identity(design: &DesignSummary, field: &str) -> bool {
+    names_own_identity(&design.ident, field)
+}
+
+/// [`named_own_identity`] by the struct's name: whether `field` is named as the own id of the
+/// struct `ident`.
+pub fn names_own_identity(ident: &str, field: &str) -> bool {
     let name = field.to_ascii_lowercase();
     let own = |stem: &str| {
         ["id", "guid", "uuid"]
             .iter()
             .any(|suffix| name == format!("{stem}_{suffix}"))
     };
-    let ident = snake_name(&design.ident);
+    let ident = snake_name(ident);
     let stem = ident.strip_suffix("_entity").unwrap_or(&ident);
     matches!(name.as_str(), "id" | "guid" | "uuid") || own("row") || own("entity") || own(stem)
 }
