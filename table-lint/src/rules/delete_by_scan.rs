@@ -15,7 +15,9 @@ pub static RULE: Rule = Rule {
     pattern: "high volume delete pattern",
     summary: "entities found by a scan (older than a time, or the whole table) and deleted one by one: a table per period, or the table itself, is deleted at once",
     docs: r#"## What it flags
-A query that the same block follows with deletes (a call named `delete…`), when the query looks
+A query that the same block follows with deletes (a call named `delete…` after the query, or
+anywhere in a loop's body, where the next round deletes what this one read; deleting the table
+itself, `delete_table` or `table_client.delete()`, is not deleting rows), when the query looks
 for entities older than a time (`Timestamp lt datetime'…'`, a property compared `lt`/`le` with
 a `datetime` literal or holding a time in the design, or compared with a number where its name
 says it holds a time (`ttl_int lt 1700000000000`, `ExpiresOn le 638…`), or with text where its

@@ -1006,7 +1006,14 @@ impl<'s> Visitor<'s> {
                         from = if stop > from { stop } else { t.next(from) };
                     }
                 }
-                deletes = mentions_delete(t, f.start, f.end) && !picks_one_row(t, f.start, f.end);
+                // A delete before the query's statement cannot remove what the query finds,
+                // unless the block runs again (a loop's body).
+                let from = if loop_body(t, levels, f) {
+                    f.start
+                } else {
+                    start
+                };
+                deletes = mentions_delete(t, from, f.end) && !picks_one_row(t, f.start, f.end);
                 break;
             }
             level = f.parent.and_then(|p| levels.get(p));
@@ -1996,19 +2003,63 @@ fn mentions_top(t: Toks<'_>, start: usize, end: usize) -> bool {
     })
 }
 
+/// Whether the block of `level` is a loop's body: the statement holding it in the enclosing
+/// level has `loop`, `while` or `for` before it.
+fn loop_body(t: Toks<'_>, levels: &[Level], level: &Level) -> bool {
+    let Some(parent) = level.parent.and_then(|p| levels.get(p)) else {
+        return false;
+    };
+    let (from, _) = statement_bounds(t, parent.start, parent.end, parent.at);
+    (from..parent.at.min(parent.end))
+        .any(|j| matches!(t.ident(j, parent.end), Some("loop" | "while" | "for")))
+}
+
 /// Whether the tokens `start..end` call something that deletes entities (`delete…`,
-/// `DeleteEntity`), at any depth.
+/// `DeleteEntity`), at any depth. Deleting a table is not deleting its entities one by one:
+/// `delete_table`, `deleteTable`, and `.delete()` with no argument called on something named as
+/// a table (`table_client.delete()`, `service.table_client("t").delete()`).
 fn mentions_delete(t: Toks<'_>, start: usize, end: usize) -> bool {
-    t.tokens[start.min(end)..end.min(t.tokens.len())]
-        .iter()
-        .any(|k| {
-            matches!(k.kind, Kind::Ident | Kind::DocIdent) && {
-                let word = k.text(t.src).as_bytes();
-                word.len() >= 6
-                    && word[..6].eq_ignore_ascii_case(b"delete")
-                    && !word.eq_ignore_ascii_case(b"deleted")
-            }
-        })
+    let end = end.min(t.tokens.len());
+    (start.min(end)..end).any(|i| {
+        let Some(word) = t.ident(i, end) else {
+            return false;
+        };
+        let bytes = word.as_bytes();
+        let deletes = bytes.len() >= 6
+            && bytes[..6].eq_ignore_ascii_case(b"delete")
+            && !bytes.eq_ignore_ascii_case(b"deleted");
+        deletes && !deletes_a_table(t, i, end)
+    })
+}
+
+/// Whether the delete called at token `i` deletes a whole table (see [`mentions_delete`]).
+fn deletes_a_table(t: Toks<'_>, i: usize, end: usize) -> bool {
+    let Some(word) = t.ident(i, end) else {
+        return false;
+    };
+    let plain: String = word
+        .chars()
+        .filter(|c| *c != '_')
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    if plain.starts_with("deletetable") {
+        return true;
+    }
+    // `.delete()`: no argument, and the receiver (the name before the dot, or the method
+    // called just before it) is named as a table.
+    let no_argument =
+        matches!(t.group(i + 1, end), Some((Delimiter::Parenthesis, close)) if close == i + 2);
+    if word != "delete" || !no_argument || i < 2 || !t.is_punct(i - 1, end, b'.') {
+        return false;
+    }
+    let receiver = match t.tokens.get(i - 2).map(|k| k.kind) {
+        Some(Kind::Close { open, .. }) => (open as usize).checked_sub(1),
+        _ => Some(i - 2),
+    };
+    receiver.and_then(|r| t.ident(r, end)).is_some_and(|name| {
+        let name = name.to_ascii_lowercase();
+        name == "table" || name.ends_with("_table") || name.ends_with("table_client")
+    })
 }
 
 /// Whether the tokens `start..end` take one row out of what they read (`.next()`, `.first()`,
@@ -2916,6 +2967,31 @@ mod tests {
         assert!(ordered("rows.sort_by_key(|r| r.name());").is_empty());
         assert!(ordered("rows.sort_by_key(Row::at); rows.sort_by(|| todo());").is_empty());
         assert!(ordered("let sort_by_key = 1; x.sort_by_key;").is_empty());
+    }
+
+    /// Only a delete that can remove what the query found counts: one after the query's
+    /// statement, or anywhere in a loop's body (the next round deletes what this one read);
+    /// deleting the table itself is not deleting rows.
+    #[test]
+    fn a_delete_counts_after_the_query_or_in_a_loop_and_never_of_a_table() {
+        let deletes = |body: &str| {
+            let found = filters(&format!("async fn f() {{ {body} }}"));
+            assert_eq!(found.len(), 1, "{body}");
+            found[0].deletes
+        };
+        let query = r#"let rows = client.query().filter("name eq 'Carl'");"#;
+        assert!(deletes(&format!(
+            "{query} for r in rows {{ c.delete_entity(r); }}"
+        )));
+        assert!(!deletes(&format!("entity_client.delete().await; {query}")));
+        assert!(deletes(&format!(
+            "loop {{ c.delete_entity(last); {query} }}"
+        )));
+        assert!(!deletes(&format!("{query} table_client.delete().await;")));
+        assert!(!deletes(&format!(
+            r#"{query} service.table_client("t").delete().await; svc.delete_table("t");"#
+        )));
+        assert!(deletes(&format!("{query} entity_client.delete().await;")));
     }
 
     #[test]

@@ -174,7 +174,8 @@ impl Visitor {
                         from = stop.max(from + 1);
                     }
                 }
-                deletes = mentions_delete(f.tokens) && !picks_one_row(f.tokens);
+                let from = if loop_body(f) { 0 } else { start };
+                deletes = mentions_delete(&f.tokens[from..]) && !picks_one_row(f.tokens);
                 break;
             }
             level = f.parent;
@@ -611,12 +612,54 @@ fn mentions_top(tokens: &[TokenTree]) -> bool {
     })
 }
 
-/// Whether the tokens call something that deletes entities (`delete…`, `DeleteEntity`).
+/// Whether the block of `frame` is a loop's body: `loop`, `while` or `for` before it in its
+/// statement of the enclosing frame, at any depth.
+fn loop_body(frame: &Frame<'_>) -> bool {
+    fn has_loop_word(tokens: &[TokenTree]) -> bool {
+        tokens.iter().any(|t| match t {
+            TokenTree::Ident(id) => matches!(id.to_string().as_str(), "loop" | "while" | "for"),
+            TokenTree::Group(g) => has_loop_word(&g.stream().into_iter().collect::<Vec<_>>()),
+            _ => false,
+        })
+    }
+    let Some(parent) = frame.parent else {
+        return false;
+    };
+    let (from, _) = statement_bounds(parent.tokens, parent.at);
+    has_loop_word(&parent.tokens[from..parent.at.min(parent.tokens.len())])
+}
+
+/// Whether the tokens call something that deletes entities (`delete…`, `DeleteEntity`); not a
+/// whole table (`delete_table`, `deleteTable`, `table_client.delete()`).
 fn mentions_delete(tokens: &[TokenTree]) -> bool {
-    tokens.iter().any(|t| match t {
+    let table_named = |t: Option<&TokenTree>| {
+        matches!(t, Some(TokenTree::Ident(id)) if {
+            let name = id.to_string().to_ascii_lowercase();
+            name == "table" || name.ends_with("_table") || name.ends_with("table_client")
+        })
+    };
+    tokens.iter().enumerate().any(|(i, t)| match t {
         TokenTree::Ident(id) => {
-            let word = id.to_string().to_ascii_lowercase();
-            word.starts_with("delete") && word != "deleted"
+            let word = id.to_string();
+            let lower = word.to_ascii_lowercase();
+            if !lower.starts_with("delete") || lower == "deleted" {
+                return false;
+            }
+            if lower.replace('_', "").starts_with("deletetable") {
+                return false;
+            }
+            let no_argument = matches!(tokens.get(i + 1), Some(TokenTree::Group(g))
+                if g.delimiter() == Delimiter::Parenthesis && g.stream().is_empty());
+            let after_dot =
+                i >= 2 && matches!(&tokens[i - 1], TokenTree::Punct(p) if p.as_char() == '.');
+            let on_table = after_dot
+                && match &tokens[i - 2] {
+                    TokenTree::Group(g) if g.delimiter() == Delimiter::Parenthesis => {
+                        i >= 3 && table_named(tokens.get(i - 3))
+                    }
+                    other => table_named(Some(other)),
+                };
+            !(word == "delete" && no_argument && on_table)
         }
         TokenTree::Group(g) => mentions_delete(&g.stream().into_iter().collect::<Vec<_>>()),
         _ => false,
