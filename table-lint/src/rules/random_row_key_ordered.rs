@@ -16,7 +16,7 @@ pub static RULE: Rule = Rule {
     name: "random-row-key-ordered",
     default_level: Level::Note,
     pattern: "RowKeys ordered for range queries",
-    summary: "a RowKey led by a GUID with more after it, an index copy led by the same GUID, or a GUID RowKey (or a range ending in one) read by its first rows: the order is random",
+    summary: "a RowKey led by a GUID with more after it, an index copy led by the same GUID, or a GUID RowKey (or a range ending in one) read by its first rows or sorted in memory: the order is random",
     docs: r#"## What it flags
 A RowKey (the entity's own or an index's) whose keys the key-space model says come in random
 order (a `Uuid` field leads them, after any literal), in these cases, which are everything this
