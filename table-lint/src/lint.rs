@@ -110,6 +110,9 @@ pub struct DesignSummary {
     pub rows: Vec<(String, KeySpace, KeySpace)>,
     /// The stored properties, with their fields and kinds.
     pub fields: Vec<FieldSummary>,
+    /// The fields the entity's own PartitionKey and RowKey hold, stored or kept only in the key
+    /// (`key_only`), with their kinds: what rules about a key's fields look up.
+    pub key_fields: Vec<FieldSummary>,
     /// The fields in the PartitionKey template, in order.
     pub partition_fields: Vec<String>,
     /// The fields in the RowKey template, in order.
@@ -157,6 +160,11 @@ impl DesignSummary {
         self.fields.iter().find(|f| f.property == name)
     }
 
+    /// The field `field` of the entity's own keys, stored or `key_only`.
+    pub fn key_field(&self, field: &str) -> Option<&FieldSummary> {
+        self.key_fields.iter().find(|f| f.field == field)
+    }
+
     /// The entity's own PartitionKey and RowKey key spaces (not an index copy's), when the
     /// model describes them.
     pub fn entity_keys(&self) -> Option<(&KeySpace, &KeySpace)> {
@@ -164,6 +172,21 @@ impl DesignSummary {
             .iter()
             .find(|(name, _, _)| name == ENTITY_ROW)
             .map(|(_, pk, rk)| (pk, rk))
+    }
+}
+
+/// A field as the summary keeps it.
+fn field_summary(f: &table_derive_internals::ast::Field) -> FieldSummary {
+    FieldSummary {
+        field: f.ident.to_string(),
+        property: f.property.clone(),
+        kind: f.kind.clone(),
+        max_len: f.max_len,
+        edm: match table_derive_internals::edm::Storage::of(f) {
+            table_derive_internals::edm::Storage::Property { edm, .. } => edm,
+            table_derive_internals::edm::Storage::Skipped
+            | table_derive_internals::edm::Storage::KeyOnly => None,
+        },
     }
 }
 
@@ -783,17 +806,21 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
                 .fields
                 .iter()
                 .filter(|f| f.stored())
-                .map(|f| FieldSummary {
-                    field: f.ident.to_string(),
-                    property: f.property.clone(),
-                    kind: f.kind.clone(),
-                    max_len: f.max_len,
-                    edm: match table_derive_internals::edm::Storage::of(f) {
-                        table_derive_internals::edm::Storage::Property { edm, .. } => edm,
-                        table_derive_internals::edm::Storage::Skipped
-                        | table_derive_internals::edm::Storage::KeyOnly => None,
-                    },
+                .map(field_summary)
+                .collect(),
+            key_fields: design
+                .fields
+                .iter()
+                .filter(|f| {
+                    let name = f.ident.to_string();
+                    let mut keys = design
+                        .partition_key
+                        .template
+                        .placeholders()
+                        .chain(design.row_key.template.placeholders());
+                    keys.any(|(k, _)| k == name)
                 })
+                .map(field_summary)
                 .collect(),
             partition_fields: design
                 .partition_key

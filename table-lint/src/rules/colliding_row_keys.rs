@@ -170,10 +170,9 @@ fn own_guids(a: &DesignSummary, b: &DesignSummary) -> bool {
     let own = |d: &DesignSummary| {
         !d.row_fields.is_empty()
             && d.row_fields.iter().all(|field| {
-                d.fields.iter().any(|f| {
-                    &f.field == field
-                        && *f.kind.value() == table_derive_internals::ast::TypeKind::Uuid
-                }) && super::named_own_identity(d, field)
+                d.key_field(field)
+                    .is_some_and(|f| *f.kind.value() == table_derive_internals::ast::TypeKind::Uuid)
+                    && super::named_own_identity(d, field)
             })
     };
     own(a) && own(b)

@@ -61,7 +61,7 @@ const SHORT_PREFIX: usize = 4;
 /// bucket or a prefix, cut from an id the RowKey holds whole.
 pub fn bucket_field(design: &DesignSummary) -> Option<&str> {
     design.partition_fields.iter().find_map(|field| {
-        let f = design.fields.iter().find(|f| &f.field == field)?;
+        let f = design.key_field(field)?;
         let name = field.to_ascii_lowercase();
         let named = |words: &[&str]| words.iter().any(|w| name.contains(w));
         let bucket = match f.kind.value() {
@@ -158,5 +158,15 @@ mod tests {
             0
         );
         assert_eq!(found("{region}", "#[table(max_len = 3)] region: String"), 0);
+    }
+
+    /// A bucket kept only in the PartitionKey (`key_only`, as code that computes it on the fly
+    /// keeps it) is a bucket all the same.
+    #[test]
+    fn a_bucket_kept_only_in_the_key_is_a_bucket() {
+        assert_eq!(
+            found("{bucket:02}", "#[table(key_only, max = 99)] bucket: u8"),
+            1
+        );
     }
 }

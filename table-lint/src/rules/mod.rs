@@ -678,9 +678,9 @@ pub fn epoch_integer(design: &Design, field: &str) -> bool {
 pub fn summary_epoch_integer(design: &DesignSummary, field: &str) -> bool {
     use table_derive_internals::ast::TypeKind;
     design
-        .fields
-        .iter()
-        .any(|f| f.field == field && matches!(f.kind.value(), TypeKind::Integer { .. }))
+        .key_field(field)
+        .or_else(|| design.fields.iter().find(|f| f.field == field))
+        .is_some_and(|f| matches!(f.kind.value(), TypeKind::Integer { .. }))
         && names_epoch_count(field)
 }
 

@@ -109,11 +109,7 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
                         fields.iter().filter_map(move |f| {
                             if unpadded.contains(f) {
                                 Some((f.clone(), format!("`{f}` is an integer written unpadded")))
-                            } else if d
-                                .fields
-                                .iter()
-                                .any(|s| &s.field == f && s.kind == TypeKind::String)
-                            {
+                            } else if d.key_field(f).is_some_and(|s| s.kind == TypeKind::String) {
                                 Some((f.clone(), format!("`{f}` is a `String`")))
                             } else {
                                 None

@@ -72,7 +72,7 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
             return None;
         }
         let first = d.row_fields.first()?;
-        let f = d.fields.iter().find(|f| &f.field == first)?;
+        let f = d.key_field(first)?;
         (*f.kind.value() == TypeKind::Uuid || first.to_ascii_lowercase().contains("hash"))
             .then(|| first.clone())
     };

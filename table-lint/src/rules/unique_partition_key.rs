@@ -125,9 +125,8 @@ fn check(
         };
         let guid = pk_fields.iter().find(|f| {
             design
-                .fields
-                .iter()
-                .any(|s| &s.field == *f && *s.kind.value() == TypeKind::Uuid)
+                .key_field(f)
+                .is_some_and(|s| *s.kind.value() == TypeKind::Uuid)
         });
         // A field to group by, never one whose name says it takes a few values (a status, a
         // kind): that would trade one entity per partition for a hot partition.
@@ -194,7 +193,7 @@ fn own_identity(design: &DesignSummary) -> Option<&str> {
     let [field] = design.partition_fields.as_slice() else {
         return None;
     };
-    let kind = &design.fields.iter().find(|f| &f.field == field)?.kind;
+    let kind = &design.key_field(field)?.kind;
     let named_as_the_key = matches!(
         field.to_ascii_lowercase().as_str(),
         "partition_key" | "partition" | "pk"
@@ -270,6 +269,15 @@ mod tests {
             minted[0].message
         );
         assert!(named_as_key("String").is_empty());
+        // Kept only in the key, the GUID is the same partition per entity.
+        let key_only = found(
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "Messages", partition_key = "{id}", row_key = "{sent}")]
+            struct Message { #[table(key_only)] id: uuid::Uuid, sent: String }
+            "#,
+        );
+        assert_eq!(key_only.len(), 1, "{key_only:?}");
     }
 
     /// The help never suggests grouping by a field whose name says it takes a few values (a

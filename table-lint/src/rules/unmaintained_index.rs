@@ -128,7 +128,7 @@ fn check(
 /// and by value), which no transaction writes with the first.
 fn mirrored_copies(designs: &[DesignSummary], out: &mut Vec<(usize, Finding)>) {
     fn kind_of<'d>(d: &'d DesignSummary, field: &str) -> Option<&'d TypeKind> {
-        d.fields.iter().find(|f| f.field == field).map(|f| &f.kind)
+        d.key_field(field).map(|f| &f.kind)
     }
     // A design's key fields by name, sorted, and its other properties, sorted; designs of one
     // shape whose key fields are also of the same types are candidates.
