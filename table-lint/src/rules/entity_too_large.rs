@@ -24,9 +24,11 @@ const DOCUMENT_WORDS: &[&str] = &[
     "binary",
     "blob",
     "body",
+    "ciphertext",
     "content",
     "contents",
     "document",
+    "encrypted",
     "file",
     "html",
     "image",
@@ -62,8 +64,8 @@ pub static RULE: Rule = Rule {
   `Vec<u8>` whose `max_len` is over the 65,536 bytes (64 KiB) one binary property may hold.
 - As a note, a property with no bound whose name says it holds a whole document, file or
   payload (its last word is one such as `body`, `content`, `payload`, `file`, `binary`,
-  `blob`, `json`, `base64`, `document`, `attachment`, `image`; `lock_file` is one, `file_name`
-  is not): a `String`, a `Vec<u8>` or a `json` field without `max_len`. Such a value outgrows
+  `blob`, `json`, `base64`, `document`, `attachment`, `image`, or `ciphertext` and
+  `encrypted` for a value kept sealed; `lock_file` is one, `file_name` is not): a `String`, a `Vec<u8>` or a `json` field without `max_len`. Such a value outgrows
   the 64 KiB of one property long before the entity's 1 MiB. In a cache, a session store or a
   key-value store (a struct or table name with `Cache`, `Session`, or `Key` and `Value`), a
   property whose last word is `value` or `data` counts too: such a store keeps whatever the
@@ -367,8 +369,9 @@ mod tests {
                 #[table(max_len = 32768)] html_body: String,
                 #[table(max_len = 32767)] summary: String,
                 lock_file: String, attachment: Option<Vec<u8>>, content_base64: String,
-                #[table(json)] headers_json: Vec<String>,
-                file_name: String, content_type: String, base_url: String, photo_id: String }"#,
+                #[table(json)] headers_json: Vec<String>, cache_ciphertext: String,
+                file_name: String, content_type: String, base_url: String, photo_id: String,
+                encryption_iv: String }"#,
         );
         let found: Vec<(String, bool)> = findings(&d)
             .into_iter()
@@ -381,6 +384,7 @@ mod tests {
             ("attachment", true),
             ("content_base64", true),
             ("headers_json", true),
+            ("cache_ciphertext", true),
         ]
         .iter()
         .map(|(n, note)| ((*n).to_owned(), *note))
