@@ -75,3 +75,8 @@ async fn writes<B: Backend>(
     let _ = users.insert(user).await;
     let _ = users.delete(user_key, IfMatch::Any).await;
 }
+
+/// myGetDataUsers: the users table listed whole, as myGetDataAuth lists the auth table.
+async fn list_users<B: Backend>(users: &Table<'_, B, UserEntity>) {
+    let _ = users.query_page(&whole_table(), None).await;
+}
