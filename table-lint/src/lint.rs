@@ -425,6 +425,8 @@ pub struct FilterSummary {
     pub deletes: bool,
     /// Whether the query is limited to its first rows (`.top(n)`).
     pub limited: bool,
+    /// The fields its file keeps or finds rows by in memory ([`scan::Scan::kept_by`]).
+    pub kept_in_memory_by: Vec<String>,
     /// Whether the query is in test code: a `#[cfg(test)]` item, an integration test or a
     /// bench (set once scopes are known).
     pub test_code: bool,
@@ -620,6 +622,10 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
     // A filter built in steps (`f.push_str(" and …")`) is judged as it reaches the query, every
     // step taken, when that text parses (as first bound otherwise).
     for f in &mut scan.filters {
+        // A query built in a function of the file runs on the table its caller names.
+        if f.tables.is_empty() {
+            f.tables = std::mem::take(&mut f.call_tables);
+        }
         if let Some((built, open)) = f.built.take() {
             let parses = Filter::parse(&built).is_ok();
             // Made of pieces, the text is only ever the whole; one that does not parse may be
@@ -883,6 +889,7 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
             tables: site.tables,
             deletes: site.deletes,
             limited: site.limited,
+            kept_in_memory_by: scan.kept_by.clone(),
             test_code: site.unit_test,
             scope: crate::scope::Scope {
                 package: None,

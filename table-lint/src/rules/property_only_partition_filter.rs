@@ -19,6 +19,12 @@ range) and that compares properties other than the keys: user properties or `Tim
 the partition because it wants all of it, is not flagged. This is a note: a partition scan is
 often fine for small partitions.
 
+A bare `PartitionKey eq` read of a table the code names is flagged too when the same file keeps
+or finds rows in memory by a property of that table's design that is not a key
+(`rows.iter().filter(|s| s.user_id == id)`, `find`, `retain`, `any`, `all`, `position`): the
+test is the filter's, made in the client after the service read and sent every entity of the
+partition.
+
 When the properties it tests are fields of the queried design's RowKey (kept as properties too),
 so that a point or range query the derive generates asks for the same rows by key
 (`PartitionKey eq 'Sales' and Id eq '42'` where the RowKey is `{id}`), the note says so and names
@@ -72,6 +78,7 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
         names.push("`Timestamp`".into());
     }
     if names.is_empty() {
+        kept_in_memory(ctx, out);
         return;
     }
     let partition = ctx.partition_label();
@@ -99,4 +106,74 @@ fn check(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
         ),
         "if this lookup is frequent, keep an index copy keyed by the property and query it by RowKey",
     ));
+}
+
+/// A bare partition read (`PartitionKey eq '…'`) of a table the code names, in a file that keeps
+/// rows by a property of that table's design in memory (`rows.iter().filter(|s| s.user_id ==
+/// id)`): the test is the filter's, made in the client after every entity of the partition
+/// was read and sent.
+fn kept_in_memory(ctx: &FilterContext<'_>, out: &mut Vec<Finding>) {
+    let found = ctx.site.kept_in_memory_by.iter().find_map(|field| {
+        ctx.tables.iter().find_map(|d| {
+            let in_keys = d.partition_fields.contains(field) || d.row_fields.contains(field);
+            let f = d.fields.iter().find(|f| &f.field == field)?;
+            (!in_keys).then_some((*d, f))
+        })
+    });
+    let Some((design, field)) = found else {
+        return;
+    };
+    out.push(ctx.finding(
+        format!(
+            "`{}` reads all of partition{} and the code keeps rows by `{}` in memory: every entity of the partition is read and sent to test `{}` in the client",
+            ctx.filter.text,
+            ctx.partition_label(),
+            field.field,
+            field.property
+        ),
+        format!(
+            "if this lookup is frequent, keep an index copy of `{}` keyed by `{}` and query it by RowKey; at least, test `{}` in the `$filter` so the service sends only the matching rows",
+            design.ident, field.field, field.property
+        ),
+    ));
+}
+
+#[cfg(test)]
+mod tests {
+    fn found(keep: &str) -> Vec<String> {
+        super::super::findings_of(
+            "TK104",
+            &format!(
+                r#"
+                #[derive(TableEntity)]
+                #[table(name = "Sessions", partition_key = "session", row_key = "{{token}}")]
+                struct Session {{ token: String, user_id: String, created: i64 }}
+                async fn newest<B: Backend>(sessions: &Table<'_, B, Session>, id: &str) {{
+                    if let Ok(rows) = sessions.query_all(&Query::filter("PartitionKey eq 'session'").unwrap()).await {{
+                        {keep}
+                    }}
+                }}
+                "#
+            ),
+        )
+        .into_iter()
+        .map(|d| d.message)
+        .collect()
+    }
+
+    /// A partition read whole and then narrowed in memory by a property of the design is the
+    /// property test TK104 names, made in the client; a test of a key field, or of something
+    /// the design does not store, is not.
+    #[test]
+    fn a_partition_kept_by_a_property_in_memory_is_noted() {
+        let kept = found("let _ = rows.iter().filter(|s| s.user_id == id).count();");
+        assert_eq!(kept.len(), 1, "{kept:?}");
+        assert!(
+            kept[0].contains("keeps rows by `user_id` in memory"),
+            "{kept:?}"
+        );
+        assert!(found("let _ = rows.iter().find(|s| s.token == id);").is_empty());
+        assert!(found("let _ = rows.iter().filter(|s| s.owner == id).count();").is_empty());
+        assert!(found("let _ = rows.len();").is_empty());
+    }
 }

@@ -124,6 +124,11 @@ pub struct FilterSite {
     pub all: bool,
     /// The tables the code around the query names.
     pub tables: Vec<TableHint>,
+    /// When the code around the query names no table and the query is built in a function of
+    /// the file (`fn all_sessions() -> Query { Query::filter("…").unwrap() }`): the tables the
+    /// code around the calls of that function names (`sessions.query_all(&all_sessions())` on
+    /// a `Table<_, Session>`), all of them: a function called for two tables reads both.
+    pub call_tables: Vec<TableHint>,
     /// Whether the block that runs the query also deletes entities.
     pub deletes: bool,
     /// Whether the query is limited to its first rows (`.top(n)`, or `top` set on it).
@@ -165,6 +170,10 @@ pub struct Scan {
     /// `a.at.cmp(&b.at)` in `sort_by`, `max_by_key(|r| r.score)`), as the method and the
     /// field, each pair once.
     pub ordered_by: Vec<(String, String)>,
+    /// The fields the file keeps or finds rows by in memory: each field a closure given to
+    /// `filter`, `find`, `retain`, `any`, `all` or `position` reads from its parameter
+    /// (`rows.iter().filter(|r| r.user_id == id)`), each once.
+    pub kept_by: Vec<String>,
     /// Items that derive `TableEntity` but could not be read, so no design of theirs is
     /// checked: where each one starts and ends, and why.
     pub unread: Vec<Unread>,
@@ -278,10 +287,12 @@ fn walk_file(
         tables: FxHashMap::default(),
         returns: FxHashMap::default(),
         inputs,
+        in_functions: Vec::new(),
     };
     visitor.returns();
     visitor.bindings();
     visitor.walk();
+    visitor.call_tables();
     Ok((visitor.scan, visitor.inputs))
 }
 
@@ -471,6 +482,9 @@ struct Visitor<'s> {
     /// When set, the derived structs are kept here as syn read them, for the views, rather
     /// than read as designs.
     inputs: Option<Vec<syn::DeriveInput>>,
+    /// The filters whose own code names no table, with the function of the file they are
+    /// built in: its name and its body's tokens (see [`FilterSite::call_tables`]).
+    in_functions: Vec<(usize, &'s str, usize, usize)>,
 }
 
 /// How deep groups may nest in an item that derives `TableEntity` for it to be parsed.
@@ -948,6 +962,9 @@ impl<'s> Visitor<'s> {
             (filled, None)
         };
         let (tables, deletes, limited) = self.context(levels, at);
+        if tables.is_empty() {
+            self.note_function(levels, at);
+        }
         let (start, end) = self
             .lines
             .positions(token.start as usize, token.end as usize);
@@ -967,6 +984,7 @@ impl<'s> Visitor<'s> {
             returned,
             all: false,
             tables,
+            call_tables: Vec::new(),
             deletes,
             limited,
             unit_test: self.in_unit_test > 0,
@@ -1021,6 +1039,93 @@ impl<'s> Visitor<'s> {
         tables.sort();
         tables.dedup();
         (tables, deletes, limited)
+    }
+
+    /// Notes the function of the file that the filter about to be recorded is built in, when
+    /// there is one: the innermost `fn NAME(…) … { … }` around the walk at level `at`.
+    fn note_function(&mut self, levels: &[Level], at: usize) {
+        let t = self.toks;
+        let mut level = levels.get(at);
+        while let Some(f) = level {
+            let parent = f.parent.and_then(|p| levels.get(p));
+            if f.delimiter == Some(Delimiter::Brace)
+                && let Some(parent) = parent
+            {
+                let (from, _) = statement_bounds(t, parent.start, parent.end, parent.at);
+                let name = (from..parent.at.min(parent.end))
+                    .filter(|&j| t.is_ident(j, parent.end, "fn"))
+                    .find_map(|j| t.ident(j + 1, parent.end));
+                if let Some(name) = name {
+                    let filter = self.scan.filters.len();
+                    self.in_functions.push((filter, name, f.start, f.end));
+                    return;
+                }
+            }
+            level = parent;
+        }
+    }
+
+    /// Fills [`FilterSite::call_tables`] of the filters built in a function of the file: the
+    /// tables named around the calls of that function (outside its own body).
+    fn call_tables(&mut self) {
+        let t = self.toks;
+        let n = t.tokens.len();
+        for (filter, name, body_start, body_end) in std::mem::take(&mut self.in_functions) {
+            let mut hints: Vec<TableHint> = (0..n)
+                .filter(|&j| {
+                    !(body_start..body_end).contains(&j)
+                        && t.is_ident(j, n, name)
+                        && matches!(t.group(j + 1, n), Some((Delimiter::Parenthesis, _)))
+                        && !(j > 0 && t.is_ident(j - 1, n, "fn"))
+                })
+                .flat_map(|j| self.hints_around(j))
+                .collect();
+            hints.sort();
+            hints.dedup();
+            if let Some(site) = self.scan.filters.get_mut(filter) {
+                site.call_tables = hints;
+            }
+        }
+    }
+
+    /// The table hints of the code around token `i`: its statement in each enclosing group,
+    /// up to the block it is in (as [`Visitor::context`] reads a query's).
+    fn hints_around(&self, i: usize) -> Vec<TableHint> {
+        let t = self.toks;
+        let n = t.tokens.len();
+        // The groups around `i`, outermost first; a group that closes before `i` is skipped
+        // whole.
+        let mut groups: Vec<(usize, usize, Delimiter)> = Vec::new();
+        let mut j = 0;
+        while j < i {
+            match t.tokens[j].kind {
+                Kind::Open { delimiter, close } if close as usize > i => {
+                    groups.push((j, close as usize, delimiter));
+                    j += 1;
+                }
+                Kind::Open { close, .. } => j = close as usize + 1,
+                _ => j += 1,
+            }
+        }
+        let mut out = Vec::new();
+        let mut at = i;
+        let mut block = false;
+        for &(open, close, delimiter) in groups.iter().rev() {
+            let (start, end) = statement_bounds(t, open + 1, close, at);
+            self.hints(start, end, &mut out);
+            if delimiter == Delimiter::Brace {
+                block = true;
+                break;
+            }
+            at = open;
+        }
+        if !block {
+            let (start, end) = statement_bounds(t, 0, n, at);
+            self.hints(start, end, &mut out);
+        }
+        out.sort();
+        out.dedup();
+        out
     }
 
     /// Table hints in the tokens `start..end`, at any depth: `X::TABLE`, `Table::<_, X>`, a
@@ -1265,6 +1370,15 @@ impl<'s> Visitor<'s> {
                 if !self.scan.ordered_by.contains(&pair) {
                     self.scan.ordered_by.push(pair);
                 }
+            } else if matches!(
+                word,
+                "filter" | "find" | "retain" | "any" | "all" | "position"
+            ) && i > 0
+                && t.is_punct(i - 1, n, b'.')
+                && let Some(field) = closure_field(t, i + 1, n)
+            {
+                // Rows kept by a property in the client: `rows.iter().filter(|r| r.owner == id)`.
+                push_once(&mut self.scan.kept_by, field);
             } else if word == "get"
                 && let Some(design) = self.typed_receiver(i)
             {
@@ -1346,6 +1460,9 @@ impl<'s> Visitor<'s> {
                 {
                     self.seen.push(token.start);
                     let (tables, deletes, limited) = self.context(&levels, top);
+                    if tables.is_empty() {
+                        self.note_function(&levels, top);
+                    }
                     let all_end = t.tokens[i + 3].end;
                     let (start, end) = self.lines.positions(token.start as usize, all_end as usize);
                     self.scan.filters.push(FilterSite {
@@ -1360,6 +1477,7 @@ impl<'s> Visitor<'s> {
                         returned: false,
                         all: true,
                         tables,
+                        call_tables: Vec::new(),
                         deletes,
                         limited,
                         unit_test: self.in_unit_test > 0,
@@ -2967,6 +3085,39 @@ mod tests {
         assert!(ordered("rows.sort_by_key(|r| r.name());").is_empty());
         assert!(ordered("rows.sort_by_key(Row::at); rows.sort_by(|| todo());").is_empty());
         assert!(ordered("let sort_by_key = 1; x.sort_by_key;").is_empty());
+        let kept = |body: &str| scan(&format!("fn f() {{ {body} }}")).unwrap().kept_by;
+        assert_eq!(
+            kept("rows.iter().filter(|r| r.user_id == id).count(); rows.retain(|r| !r.done);"),
+            ["user_id", "done"]
+        );
+        assert!(kept(r#"client.query().filter("RowKey eq 'a'");"#).is_empty());
+    }
+
+    /// A query built in a function of the file, whose own code names no table, runs on the
+    /// tables named around the calls of that function; a query whose own code names its table
+    /// keeps it, and a function called nowhere leaves the query's table unknown.
+    #[test]
+    fn a_query_built_in_a_function_runs_on_its_callers_tables() {
+        let found = filters(
+            r#"
+            fn everyone() -> Query { Query::filter("Status eq 'x'").unwrap() }
+            fn all() -> Query { Query::all() }
+            fn unused() -> Query { Query::filter("Kind eq 'y'").unwrap() }
+            fn named(t: &Table<B, Order>) { t.query_all(&Query::filter("Size eq 1").unwrap()); }
+            async fn a(sessions: &Table<'_, B, Session>) {
+                if let Ok(rows) = sessions.query_all(&everyone()).await { rows.len(); }
+                sessions.query_all(&all()).await;
+            }
+            async fn b(users: &Table<'_, B, User>) { users.query_page(&everyone(), None).await; }
+            "#,
+        );
+        let tables = |i: usize| (found[i].tables.clone(), found[i].call_tables.clone());
+        let design = |d: &str| TableHint::Design(d.to_owned());
+        assert_eq!(found.len(), 4);
+        assert_eq!(tables(0), (vec![], vec![design("Session"), design("User")]));
+        assert_eq!(tables(1), (vec![], vec![design("Session")]));
+        assert_eq!(tables(2), (vec![], vec![]));
+        assert_eq!(tables(3), (vec![design("Order")], vec![]));
     }
 
     /// Only a delete that can remove what the query found counts: one after the query's
