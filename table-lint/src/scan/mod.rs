@@ -1026,12 +1026,9 @@ impl<'s> Visitor<'s> {
                 }
                 // A delete before the query's statement cannot remove what the query finds,
                 // unless the block runs again (a loop's body).
-                let from = if loop_body(t, levels, f) {
-                    f.start
-                } else {
-                    start
-                };
-                deletes = mentions_delete(t, from, f.end) && !picks_one_row(t, f.start, f.end);
+                deletes = (mentions_delete(t, start, f.end)
+                    || (mentions_delete(t, f.start, start) && loop_body(t, levels, f)))
+                    && !picks_one_row(t, f.start, f.end);
                 break;
             }
             level = f.parent.and_then(|p| levels.get(p));
@@ -1068,17 +1065,38 @@ impl<'s> Visitor<'s> {
     /// Fills [`FilterSite::call_tables`] of the filters built in a function of the file: the
     /// tables named around the calls of that function (outside its own body).
     fn call_tables(&mut self) {
+        if self.in_functions.is_empty() {
+            return;
+        }
         let t = self.toks;
         let n = t.tokens.len();
-        for (filter, name, body_start, body_end) in std::mem::take(&mut self.in_functions) {
-            let mut hints: Vec<TableHint> = (0..n)
-                .filter(|&j| {
-                    !(body_start..body_end).contains(&j)
-                        && t.is_ident(j, n, name)
-                        && matches!(t.group(j + 1, n), Some((Delimiter::Parenthesis, _)))
-                        && !(j > 0 && t.is_ident(j - 1, n, "fn"))
-                })
-                .flat_map(|j| self.hints_around(j))
+        let pending = std::mem::take(&mut self.in_functions);
+        // The calls of each function named, found in one pass over the file (a file names a
+        // few such functions: a search by length and text beats hashing every word).
+        let mut names: Vec<&str> = pending.iter().map(|&(_, name, _, _)| name).collect();
+        names.sort_unstable();
+        names.dedup();
+        let mut calls: Vec<Vec<usize>> = vec![Vec::new(); names.len()];
+        for (j, token) in t.tokens.iter().enumerate() {
+            if !matches!(token.kind, Kind::Ident) {
+                continue;
+            }
+            let word = token.text(t.src);
+            if let Some(at) = names
+                .iter()
+                .position(|name| name.len() == word.len() && *name == word)
+                && matches!(t.group(j + 1, n), Some((Delimiter::Parenthesis, _)))
+                && !(j > 0 && t.is_ident(j - 1, n, "fn"))
+            {
+                calls[at].push(j);
+            }
+        }
+        for (filter, name, body_start, body_end) in pending {
+            let at = names.binary_search(&name).unwrap_or_default();
+            let mut hints: Vec<TableHint> = calls[at]
+                .iter()
+                .filter(|j| !(body_start..body_end).contains(*j))
+                .flat_map(|&j| self.hints_around(j))
                 .collect();
             hints.sort();
             hints.dedup();
@@ -2138,15 +2156,15 @@ fn loop_body(t: Toks<'_>, levels: &[Level], level: &Level) -> bool {
 /// a table (`table_client.delete()`, `service.table_client("t").delete()`).
 fn mentions_delete(t: Toks<'_>, start: usize, end: usize) -> bool {
     let end = end.min(t.tokens.len());
-    (start.min(end)..end).any(|i| {
-        let Some(word) = t.ident(i, end) else {
-            return false;
-        };
-        let bytes = word.as_bytes();
-        let deletes = bytes.len() >= 6
-            && bytes[..6].eq_ignore_ascii_case(b"delete")
-            && !bytes.eq_ignore_ascii_case(b"deleted");
-        deletes && !deletes_a_table(t, i, end)
+    let start = start.min(end);
+    t.tokens[start..end].iter().enumerate().any(|(k, token)| {
+        matches!(token.kind, Kind::Ident | Kind::DocIdent) && {
+            let word = token.text(t.src).as_bytes();
+            word.len() >= 6
+                && word[..6].eq_ignore_ascii_case(b"delete")
+                && !word.eq_ignore_ascii_case(b"deleted")
+                && !deletes_a_table(t, start + k, end)
+        }
     })
 }
 
