@@ -817,15 +817,7 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
             key_fields: design
                 .fields
                 .iter()
-                .filter(|f| {
-                    let name = f.ident.to_string();
-                    let mut keys = design
-                        .partition_key
-                        .template
-                        .placeholders()
-                        .chain(design.row_key.template.placeholders());
-                    keys.any(|(k, _)| k == name)
-                })
+                .filter(|f| design.in_own_keys(&f.ident.to_string()))
                 .map(field_summary)
                 .collect(),
             partition_fields: design

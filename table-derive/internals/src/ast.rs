@@ -243,6 +243,17 @@ impl Design {
         self.fields.iter().find(|f| f.ident == name)
     }
 
+    /// Whether the entity's own PartitionKey or RowKey holds the field `name` (not only an
+    /// index copy's keys).
+    pub fn in_own_keys(&self, name: &str) -> bool {
+        let mut keys = self
+            .partition_key
+            .template
+            .placeholders()
+            .chain(self.row_key.template.placeholders());
+        keys.any(|(field, _)| field == name)
+    }
+
     /// Every key of the design: the primary keys and each index's.
     pub fn keys(&self) -> impl Iterator<Item = &Key> {
         [&self.partition_key, &self.row_key].into_iter().chain(

@@ -426,19 +426,11 @@ fn ordered_in_memory(
     out: &mut Vec<Finding>,
 ) -> bool {
     let design = ctx.design;
-    let in_keys = |name: &str| {
-        let mut keys = design
-            .partition_key
-            .template
-            .placeholders()
-            .chain(design.row_key.template.placeholders());
-        keys.any(|(f, _)| f == name)
-    };
     let found = ctx.file.ordered_by.iter().find_map(|(method, name)| {
         let f = design
             .fields
             .iter()
-            .find(|f| f.stored() && f.ident == name.as_str() && !in_keys(name))?;
+            .find(|f| f.stored() && f.ident == name.as_str() && !design.in_own_keys(name))?;
         let key = match f.kind.value() {
             TypeKind::Time => {
                 format!("`{{{name}:inverted_ticks}}` (newest first) or `{{{name}:ticks}}`")
