@@ -488,10 +488,9 @@ struct FileOutcome {
 
 /// Whether a file declares a `fn main` at the start of a line.
 fn declares_main(text: &str) -> bool {
-    text.lines().any(|l| {
-        l.starts_with("fn main(")
-            || l.starts_with("pub fn main(")
-            || l.starts_with("async fn main(")
+    memchr::memmem::find_iter(text.as_bytes(), b"fn main(").any(|at| {
+        let line = text[..at].rfind('\n').map_or(0, |newline| newline + 1);
+        matches!(&text[line..at], "" | "pub " | "async ")
     })
 }
 
@@ -1585,6 +1584,20 @@ fn lint_inputs(inputs: Vec<Input>, config: &Config, mut phases: Phases) -> Repor
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A `fn main` counts at the start of a line, alone or after `pub` or `async`; one inside
+    /// a line, a comment or another name does not.
+    #[test]
+    fn a_main_is_declared_at_the_start_of_a_line() {
+        assert!(declares_main("fn main() {}"));
+        assert!(declares_main(
+            "use x;\n#[tokio::main]\nasync fn main() {}\n"
+        ));
+        assert!(declares_main("mod a;\npub fn main() {}"));
+        assert!(!declares_main("    fn main() {}"));
+        assert!(!declares_main("// fn main() {}\nfn run_main() {}"));
+        assert!(!declares_main("fn domain() {}"));
+    }
 
     /// Jobs run on any number of threads give their results in the jobs' order, each once.
     #[test]

@@ -1048,10 +1048,23 @@ impl<'s> Visitor<'s> {
             if f.delimiter == Some(Delimiter::Brace)
                 && let Some(parent) = parent
             {
-                let (from, _) = statement_bounds(t, parent.start, parent.end, parent.at);
-                let name = (from..parent.at.min(parent.end))
-                    .filter(|&j| t.is_ident(j, parent.end, "fn"))
-                    .find_map(|j| t.ident(j + 1, parent.end));
+                // Back from the block over its signature (`fn NAME<…>(…) -> T where …`), to
+                // `fn`; a `;` or another block first means the block is no function's (a
+                // closure's, a loop's).
+                let mut j = parent.at;
+                let mut name = None;
+                while let Some(p) = t.prev(j, parent.start) {
+                    if t.is_ident(p, parent.end, "fn") {
+                        name = t.ident(p + 1, parent.end);
+                        break;
+                    }
+                    if t.is_punct(p, parent.end, b';')
+                        || matches!(t.group(p, parent.end), Some((Delimiter::Brace, _)))
+                    {
+                        break;
+                    }
+                    j = p;
+                }
                 if let Some(name) = name {
                     let filter = self.scan.filters.len();
                     self.in_functions.push((filter, name, f.start, f.end));
@@ -3127,15 +3140,21 @@ mod tests {
                 sessions.query_all(&all()).await;
             }
             async fn b(users: &Table<'_, B, User>) { users.query_page(&everyone(), None).await; }
+            fn each(ids: &[u8]) -> Vec<Query> {
+                ids.iter().map(|i| { Query::filter("Size eq 2").unwrap() }).collect()
+            }
+            fn c(orders: &Table<B, Order>) { for q in each(&[1]) { orders.query_all(&q); } }
             "#,
         );
         let tables = |i: usize| (found[i].tables.clone(), found[i].call_tables.clone());
         let design = |d: &str| TableHint::Design(d.to_owned());
-        assert_eq!(found.len(), 4);
+        assert_eq!(found.len(), 5);
         assert_eq!(tables(0), (vec![], vec![design("Session"), design("User")]));
         assert_eq!(tables(1), (vec![], vec![design("Session")]));
         assert_eq!(tables(2), (vec![], vec![]));
         assert_eq!(tables(3), (vec![design("Order")], vec![]));
+        // Built in a closure of the function: the function's callers still tell the table.
+        assert_eq!(tables(4), (vec![], vec![design("Order")]));
     }
 
     /// Only a delete that can remove what the query found counts: one after the query's
