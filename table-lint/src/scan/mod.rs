@@ -1140,19 +1140,32 @@ impl<'s> Visitor<'s> {
         }
         let mut out = Vec::new();
         let mut at = i;
-        let mut block = false;
+        let mut block = None;
         for &(open, close, delimiter) in groups.iter().rev() {
-            let (start, end) = statement_bounds(t, open + 1, close, at);
-            self.hints(start, end, &mut out);
             if delimiter == Delimiter::Brace {
-                block = true;
+                block = Some((open + 1, close));
                 break;
             }
+            let (start, end) = statement_bounds(t, open + 1, close, at);
+            self.hints(start, end, &mut out);
             at = open;
         }
-        if !block {
-            let (start, end) = statement_bounds(t, 0, n, at);
-            self.hints(start, end, &mut out);
+        let (from, to) = block.unwrap_or((0, n));
+        let (start, end) = statement_bounds(t, from, to, at);
+        self.hints(start, end, &mut out);
+        // A call bound to a name (`let q = by_owner(id);`) is run where the name is used: the
+        // later statements of the block that use it tell the table, when this one does not.
+        if out.is_empty()
+            && let Some(name) = let_binding(t, start, end)
+        {
+            let mut next = end;
+            while next < to {
+                let (_, stop) = statement_bounds(t, from, to, next);
+                if mentions(t, next, stop, name) {
+                    self.hints(next, stop, &mut out);
+                }
+                next = if stop > next { stop } else { t.next(next) };
+            }
         }
         out.sort();
         out.dedup();
@@ -3144,17 +3157,21 @@ mod tests {
                 ids.iter().map(|i| { Query::filter("Size eq 2").unwrap() }).collect()
             }
             fn c(orders: &Table<B, Order>) { for q in each(&[1]) { orders.query_all(&q); } }
+            fn later() -> Query { Query::filter("Colour eq 'red'").unwrap() }
+            fn d(items: &Table<B, Item>) { let q = later(); let n = 1; items.query_all(&q); }
             "#,
         );
         let tables = |i: usize| (found[i].tables.clone(), found[i].call_tables.clone());
         let design = |d: &str| TableHint::Design(d.to_owned());
-        assert_eq!(found.len(), 5);
+        assert_eq!(found.len(), 6);
         assert_eq!(tables(0), (vec![], vec![design("Session"), design("User")]));
         assert_eq!(tables(1), (vec![], vec![design("Session")]));
         assert_eq!(tables(2), (vec![], vec![]));
         assert_eq!(tables(3), (vec![design("Order")], vec![]));
         // Built in a closure of the function: the function's callers still tell the table.
         assert_eq!(tables(4), (vec![], vec![design("Order")]));
+        // Bound to a name first: the statement that uses the name tells it.
+        assert_eq!(tables(5), (vec![], vec![design("Item")]));
     }
 
     /// Only a delete that can remove what the query found counts: one after the query's
