@@ -162,9 +162,9 @@ fn names_a_schedule(name: &str) -> bool {
 }
 
 /// Whether a property's name says it holds a time (`ttl_int`, `expiresOn`, `created_at`): one
-/// of its words ([`super::name_words`]) is a word of time.
+/// of its words is a word of time, or of when data ages out.
 fn names_a_time(name: &str) -> bool {
-    super::has_word(
+    super::names_a_time(
         name,
         &[
             "ttl",
@@ -175,10 +175,7 @@ fn names_a_time(name: &str) -> bool {
             "deadline",
             "until",
             "epoch",
-            "timestamp",
-            "time",
             "ticks",
-            "at",
         ],
     )
 }

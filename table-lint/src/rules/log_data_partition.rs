@@ -142,8 +142,7 @@ fn log_shape(ctx: &EntityContext<'_>) -> Option<String> {
         }
         _ => false,
     };
-    let inserted =
-        ctx.file.inserts_untyped || ctx.file.inserted.iter().any(|d| design.ident == d.as_str());
+    let inserted = ctx.file.inserts_into(design);
     (random_only && inserted).then(|| {
         format!(
             "`{ident}` has the shape of log data (each row inserted under a new GUID in the period's bucket)"

@@ -266,6 +266,14 @@ pub struct Read {
     pub owner: Option<String>,
 }
 
+impl FileFacts {
+    /// Whether the file inserts `design`'s entities: through its typed table, or through
+    /// something whose design it can't tell (which may be any design of the file).
+    pub fn inserts_into(&self, design: &table_derive_internals::Design) -> bool {
+        self.inserts_untyped || self.inserted.iter().any(|d| design.ident == d.as_str())
+    }
+}
+
 impl Read {
     /// Whether this read runs on `design`'s table: the code names it; or names no table, and
     /// the filter tests properties only this design of the file stores, or (no such design)
@@ -698,6 +706,16 @@ fn names_epoch_count(field: &str) -> bool {
             "ts",
         ],
     )
+}
+
+/// Whether a name says it holds a time: one of its words ([`name_words`]) is `timestamp`,
+/// `time` or `at`, or one of the words a rule adds for the times it looks for (`expires` for
+/// data that ages out, `created` for a moment a row records).
+pub fn names_a_time(name: &str, more: &[&str]) -> bool {
+    let words = name_words(name);
+    words
+        .iter()
+        .any(|w| ["timestamp", "time", "at"].contains(&w.as_str()) || more.contains(&w.as_str()))
 }
 
 /// Whether `field`'s name says it is the entity's own id: `id`, `guid`, `uuid`, `row_id`,

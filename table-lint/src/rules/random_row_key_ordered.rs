@@ -397,20 +397,10 @@ fn property_range_read(
 /// Whether a text field's name says it holds a time (`timestamp`, `sent_at`, `created_date`):
 /// ISO text sorted in the client as the time it spells.
 fn names_a_time(field: &str) -> bool {
-    super::has_word(
+    super::names_a_time(
         field,
         &[
-            "timestamp",
-            "time",
-            "date",
-            "datetime",
-            "ts",
-            "at",
-            "created",
-            "updated",
-            "modified",
-            "sent",
-            "posted",
+            "date", "datetime", "ts", "created", "updated", "modified", "sent", "posted",
         ],
     )
 }

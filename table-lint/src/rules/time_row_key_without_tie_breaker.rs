@@ -112,10 +112,7 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
     let design = ctx.design;
     // Two log records are never one, whatever the write.
     let log_record = log_data_partition::log_record(design);
-    // An insert counts for the design of the typed table it goes through, or for every design
-    // of the file when its receiver's type is not known.
-    let inserted =
-        ctx.file.inserts_untyped || ctx.file.inserted.iter().any(|d| design.ident == d.as_str());
+    let inserted = ctx.file.inserts_into(design);
     let path = if inserted {
         Path::Insert
     } else if ctx.file.writes {

@@ -1012,16 +1012,11 @@ impl<'s> Visitor<'s> {
                     // a loop over `page` reads next. (A literal there may be a property's name,
                     // `select(["RowKey"])`, rather than a table's.)
                     let shown = tables.iter().any(|h| matches!(h, TableHint::Design(_)));
-                    let mut from = end;
-                    while from < f.end {
-                        let (_, stop) = statement_bounds(t, f.start, f.end, from);
-                        if mentions(t, from, stop, name) {
-                            if !shown {
-                                self.hints(from, stop, &mut tables);
-                            }
-                            limited |= mentions_top(t, from, stop);
+                    for (from, stop) in statements_using(t, f.start, f.end, end, name) {
+                        if !shown {
+                            self.hints(from, stop, &mut tables);
                         }
-                        from = if stop > from { stop } else { t.next(from) };
+                        limited |= mentions_top(t, from, stop);
                     }
                 }
                 // A delete before the query's statement cannot remove what the query finds,
@@ -1158,13 +1153,8 @@ impl<'s> Visitor<'s> {
         if out.is_empty()
             && let Some(name) = let_binding(t, start, end)
         {
-            let mut next = end;
-            while next < to {
-                let (_, stop) = statement_bounds(t, from, to, next);
-                if mentions(t, next, stop, name) {
-                    self.hints(next, stop, &mut out);
-                }
-                next = if stop > next { stop } else { t.next(next) };
+            for (next, stop) in statements_using(t, from, to, end, name) {
+                self.hints(next, stop, &mut out);
             }
         }
         out.sort();
@@ -1404,25 +1394,22 @@ impl<'s> Visitor<'s> {
             {
                 // `LargeTable<'a, B, Record>`: the design's large values go to blobs.
                 push_once(&mut self.scan.large, design);
-            } else if orders_in_memory(word)
+            } else if let Some(used) = in_memory(word)
                 && i > 0
                 && t.is_punct(i - 1, n, b'.')
                 && let Some(field) = closure_field(t, i + 1, n)
             {
-                // Rows sorted in the client: `rows.sort_by_key(|r| r.at)`.
-                let pair = (word.to_owned(), field.to_owned());
-                if !self.scan.ordered_by.contains(&pair) {
-                    self.scan.ordered_by.push(pair);
+                match used {
+                    // Rows sorted in the client: `rows.sort_by_key(|r| r.at)`.
+                    InMemory::Order => {
+                        let pair = (word.to_owned(), field.to_owned());
+                        if !self.scan.ordered_by.contains(&pair) {
+                            self.scan.ordered_by.push(pair);
+                        }
+                    }
+                    // Rows kept by a property: `rows.iter().filter(|r| r.owner == id)`.
+                    InMemory::Keep => push_once(&mut self.scan.kept_by, field),
                 }
-            } else if matches!(
-                word,
-                "filter" | "find" | "retain" | "any" | "all" | "position"
-            ) && i > 0
-                && t.is_punct(i - 1, n, b'.')
-                && let Some(field) = closure_field(t, i + 1, n)
-            {
-                // Rows kept by a property in the client: `rows.iter().filter(|r| r.owner == id)`.
-                push_once(&mut self.scan.kept_by, field);
             } else if word == "get"
                 && let Some(design) = self.typed_receiver(i)
             {
@@ -2146,6 +2133,29 @@ fn let_binding<'s>(t: Toks<'s>, start: usize, end: usize) -> Option<&'s str> {
     }
 }
 
+/// The statements of the level `start..end` from token `after` on that use the identifier
+/// `name` (as [`mentions`] finds it): each one's first token and its end.
+fn statements_using<'t>(
+    t: Toks<'t>,
+    start: usize,
+    end: usize,
+    after: usize,
+    name: &'t str,
+) -> impl Iterator<Item = (usize, usize)> + 't {
+    let mut from = after;
+    std::iter::from_fn(move || {
+        while from < end {
+            let (_, stop) = statement_bounds(t, start, end, from);
+            let statement = (from, stop);
+            from = if stop > from { stop } else { t.next(from) };
+            if mentions(t, statement.0, statement.1, name) {
+                return Some(statement);
+            }
+        }
+        None
+    })
+}
+
 /// Whether the identifier appears in the tokens `start..end`, at any depth.
 fn mentions(t: Toks<'_>, start: usize, end: usize, name: &str) -> bool {
     t.tokens[start.min(end)..end.min(t.tokens.len())]
@@ -2403,26 +2413,36 @@ fn filter_api_call(t: Toks<'_>, start: usize, i: usize) -> bool {
         )
 }
 
-/// Whether a method orders the values it is called on in memory (the standard library's sorts
-/// and extremes, and itertools' sorted iterators), by what its closure returns or compares.
-fn orders_in_memory(word: &str) -> bool {
-    matches!(
-        word,
+/// What a method called with a closure does with the values it is called on in memory.
+#[derive(Clone, Copy)]
+enum InMemory {
+    /// Orders them, or picks the least or the greatest (the standard library's sorts and
+    /// extremes, itertools' sorted iterators), by what its closure returns or compares.
+    Order,
+    /// Keeps or finds some of them by what its closure tests.
+    Keep,
+}
+
+/// What the method `word` does in memory, if it is one of [`InMemory`]'s.
+fn in_memory(word: &str) -> Option<InMemory> {
+    match word {
         "sort_by_key"
-            | "sort_unstable_by_key"
-            | "sort_by_cached_key"
-            | "sort_by"
-            | "sort_unstable_by"
-            | "max_by_key"
-            | "min_by_key"
-            | "max_by"
-            | "min_by"
-            | "sorted_by_key"
-            | "sorted_unstable_by_key"
-            | "sorted_by_cached_key"
-            | "sorted_by"
-            | "sorted_unstable_by"
-    )
+        | "sort_unstable_by_key"
+        | "sort_by_cached_key"
+        | "sort_by"
+        | "sort_unstable_by"
+        | "max_by_key"
+        | "min_by_key"
+        | "max_by"
+        | "min_by"
+        | "sorted_by_key"
+        | "sorted_unstable_by_key"
+        | "sorted_by_cached_key"
+        | "sorted_by"
+        | "sorted_unstable_by" => Some(InMemory::Order),
+        "filter" | "find" | "retain" | "any" | "all" | "position" => Some(InMemory::Keep),
+        _ => None,
+    }
 }
 
 /// The field the closure given to the call whose argument list opens at `open` reads from one
