@@ -146,7 +146,7 @@ fn starts_with_a_date(text: &str) -> bool {
 
 /// Whether a property's name says it holds the time work falls due (`ExecuteTime`, `due_at`,
 /// `NextVisibleTime`, `scheduled_for`): one of its words is a word of scheduling.
-fn names_a_schedule(name: &str) -> bool {
+pub(super) fn names_a_schedule(name: &str) -> bool {
     super::has_word(
         name,
         &[

@@ -1,6 +1,7 @@
 //! TK014 `log-data-partition`: log-like data partitioned by nothing but a time bucket.
 
 use table_derive_internals::Design;
+use table_derive_internals::ast::TypeKind;
 
 use table_derive_internals::keyspace::KeySpace;
 
@@ -21,13 +22,16 @@ Log-like data, recognised by name or by shape: a struct or table name with `Log`
 `Audit` or `Trace` as a word of its own (split at case changes, `_` and digits; `Logs`,
 `Logging`, `Events`, `Tracing` too, but not `Login` or `Catalog`); or the fields of a log record
 (two of `message`, `level`, `severity`, `exception`, `logger`, `category`, `event_id`, …); or a
-RowKey that orders rows by an instant (`ticks`, `inverted_ticks`, `iso`, or an integer count
-since an epoch such as `at_ms`); or a RowKey that is only the row's own GUID (`{id}`,
+RowKey that orders rows by an instant (`ticks`, `inverted_ticks`, `iso`, an integer count
+since an epoch such as `at_ms`, or text named as a time the writer formats, such as `clock`,
+`hhmmss` or `time_of_day`); or a RowKey that is only the row's own GUID (`{id}`,
 `{row_id}`, not another thing's id such as `{player_id}`) on a design the file inserts, each
 write a new record of its period. It is flagged when its `partition_key` is made only of times,
 with or without literal text: date or hour buckets (`"{at:date}"`, `"logs_{at:hour}"`), parts
 of a date, with or without the year (an integer `month` or `hour` of the write), or a time
-rounded by the writer and kept as ticks (`"{bucket:inverted_ticks}"`).
+rounded by the writer and kept as ticks (`"{bucket:inverted_ticks}"`). A PartitionKey of the
+time a row expires or falls due (`{expires_at:date}`, `{due:hour}`) is a schedule filed ahead of
+time, spread over the periods to come, and is left alone.
 
 ## Why it is bad
 Log data is written as it happens, so with the date or hour as the whole PartitionKey every
@@ -122,8 +126,10 @@ fn log_shape(ctx: &EntityContext<'_>) -> Option<String> {
     }
     let time_ordered = match design.row_key.template.placeholders().next() {
         Some((_, format)) if format.is_instant() => true,
-        // A count since an epoch (`Date.now()`'s milliseconds) orders the rows by time as well.
-        Some((field, _)) => super::epoch_integer(design, field),
+        // A count since an epoch (`Date.now()`'s milliseconds) orders the rows by time as well,
+        // and so does text named as a time of day or an instant (`clock`, `hhmmss`, `time`):
+        // the writer formats its clock there.
+        Some((field, _)) => super::epoch_integer(design, field) || time_text(design, field),
         None => false,
     };
     if time_ordered {
@@ -148,6 +154,32 @@ fn log_shape(ctx: &EntityContext<'_>) -> Option<String> {
             "`{ident}` has the shape of log data (each row inserted under a new GUID in the period's bucket)"
         )
     })
+}
+
+/// Whether a time field's name says it is a time to come, when the row expires or falls due
+/// (`expires_at`, `expiry_date`, `due`, `scheduled_for`), not when the row was written.
+fn names_a_future_time(field: &str) -> bool {
+    super::delete_by_scan::names_a_schedule(field)
+        || super::has_word(
+            field,
+            &[
+                "expires",
+                "expiry",
+                "expiration",
+                "expire",
+                "deadline",
+                "until",
+            ],
+        )
+}
+
+/// Whether `field` is text whose name says the writer put a time there (`clock`, `hhmmss`,
+/// `time_of_day`, `timestamp`): a key led by it orders the rows by that time.
+fn time_text(design: &Design, field: &str) -> bool {
+    design
+        .field(field)
+        .is_some_and(|f| *f.kind.value() == TypeKind::String)
+        && super::names_a_time(field, &["clock", "hhmmss", "hhmm", "ts"])
 }
 
 /// Why the design is a log record by what it says of itself: a struct or table name with a log
@@ -195,6 +227,15 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
             super::is_time_placeholder(design, &pk.template, field, f)
                 || super::calendar_part(design, field).is_some()
         })
+    {
+        return;
+    }
+    // Rows filed under the day they expire or fall due are written ahead of that time, spread
+    // over the days to come by how far ahead each one is: a schedule, not a log of the present.
+    if pk
+        .template
+        .placeholders()
+        .any(|(field, _)| names_a_future_time(field))
     {
         return;
     }
@@ -272,6 +313,36 @@ mod tests {
             found[0]
                 .message
                 .contains("`{month:unpadded}` is only a time"),
+            "{}",
+            found[0].message
+        );
+    }
+
+    /// Rows keyed by the time of day the writer formats as text (`hhmmss`), in a day's
+    /// partition, are ordered by time within a time bucket; text named for something else
+    /// (`sensor`) leading the RowKey is not, and rows filed under the day they expire are a
+    /// schedule, not a log.
+    #[test]
+    fn time_text_leading_the_row_key_of_a_day_bucket_is_log_shaped() {
+        let found = super::super::findings_of(
+            "TK014",
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "DeviceData", partition_key = "{received:yyyyMMdd}", row_key = "{clock}_{nanos:unpadded}")]
+            struct DeviceMessage { received: OffsetDateTime, #[table(max_len = 6)] clock: String, nanos: u32, message: String }
+            #[derive(TableEntity)]
+            #[table(name = "DailyTotals", partition_key = "{day:date}", row_key = "{sensor}")]
+            struct DailyTotal { day: OffsetDateTime, sensor: String, total: f64 }
+            #[derive(TableEntity)]
+            #[table(name = "ExpiryIndex", partition_key = "{expires_at:date}", row_key = "{time_of_day}|{alias}")]
+            struct ExpiryEntry { expires_at: OffsetDateTime, #[table(max_len = 6)] time_of_day: String, alias: String }
+            "#,
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0]
+                .message
+                .contains("`DeviceMessage` has the shape of log data (rows ordered by time"),
             "{}",
             found[0].message
         );
