@@ -116,6 +116,15 @@ fn sample(field: &Field) -> Option<KeyValue> {
         }
         TypeKind::Uuid => KeyValue::Guid(Uuid::sample(&name, 1)),
         TypeKind::Time => KeyValue::Time(DateTime::sample(&name, 1)),
+        // A day is the instant of its midnight UTC, as the runtime writes it.
+        TypeKind::Date => KeyValue::Time(
+            DateTime::from_offset_date_time(
+                table_runtime::time::Date::sample(&name, 1)
+                    .midnight()
+                    .assume_utc(),
+            )
+            .ok()?,
+        ),
         _ => return None,
     })
 }
@@ -171,7 +180,7 @@ fn push_value(
             Ok(())
         }
         (TypeKind::Uuid, _, KeyValue::Guid(id)) => id.push_key(out, follows).map_err(to_key_error),
-        (TypeKind::Time, format, KeyValue::Time(at)) => {
+        (TypeKind::Time | TypeKind::Date, format, KeyValue::Time(at)) => {
             at.push_time(out, time_format(format)).map_err(to_key_error)
         }
         (kind, _, value) => Err(to_key_error(KeyEncodingError(format!(
@@ -243,7 +252,7 @@ fn read_value<'t>(
             let (id, rest) = Uuid::parse_key(text, follows)?;
             (KeyValue::Guid(id), rest)
         }
-        (TypeKind::Time, format) => {
+        (TypeKind::Time | TypeKind::Date, format) => {
             let (at, rest) = DateTime::parse_time(text, time_format(format))?;
             (KeyValue::Time(at), rest)
         }

@@ -838,7 +838,7 @@ fn check_file(file: SourceFile, config: &Config) -> FileOutcome {
                 .filter(|f| f.key_only)
                 .map(|f| {
                     let keys = [&design.partition_key, &design.row_key];
-                    let key = match table_derive_internals::expand::reading_key(&keys, &f.ident) {
+                    let key = match table_derive_internals::expand::reading_key(&keys, f) {
                         Some(0) => "PartitionKey",
                         _ => "RowKey",
                     };

@@ -208,6 +208,22 @@ impl SampleValue for OffsetDateTime {
     }
 }
 
+impl SampleValue for time::Date {
+    /// 2026-03-01 for the first sample, a day later for each next one.
+    fn sample(_field: &str, n: u8) -> time::Date {
+        SAMPLE_EPOCH.date() + time::Duration::days(i64::from(n) - 1)
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "{:04}-{:02}-{:02}",
+            self.year(),
+            u8::from(self.month()),
+            self.day()
+        )
+    }
+}
+
 impl SampleValue for DateTime {
     /// 2026-03-01 10:30 UTC, an hour later for each next sample.
     fn sample(_field: &str, n: u8) -> DateTime {

@@ -229,6 +229,13 @@
 //! `{at:ticks}` writes ascending .NET ticks; `{at}` and `{at:iso}` the fixed-width ISO form;
 //! `{at:date}` a day bucket, `{at:yyyyMMdd}` the same day as `20260301`. Fields of type `time::OffsetDateTime` or [`DateTime`] take them.
 //!
+//! A calendar day with no time of day is a `time::Date` field: `{day}` (or `{day:date}`) writes
+//! it as `2026-03-01` and `{day:yyyyMMdd}` as `20260301`, which read back as the same day, so a
+//! day kept only in its key may be `key_only`; `{day:month}` and `{day:yyyyMM}` write its month.
+//! The formats that write a time of day (`ticks`, `iso`, `hour`, Unix time) are refused for a
+//! `Date` at compile time. Stored as a property, a day is the Edm.DateTime of its midnight UTC,
+//! and reading one at another time of day is an error.
+//!
 //! ## Your own types as key segments
 //!
 //! A type becomes a key segment by implementing
@@ -413,7 +420,7 @@
 //! `u8`/`u16`/`i8`/`i16` (widened to Int32), `u32` (widened to Int64), a `u64` or `usize` with
 //! a `max` an Int64 holds and an `isize` (Int64), `f64`/`f32` (Double),
 //! `Vec<u8>` (Binary), `uuid::Uuid` (Guid), `time::OffsetDateTime` and [`DateTime`] (DateTime,
-//! 100 ns), and `Option<T>` (a `None` is an absent property). Types the service can't hold
+//! 100 ns), `time::Date` (DateTime, at midnight UTC), and `Option<T>` (a `None` is an absent property). Types the service can't hold
 //! (`u128`, `i128`) implement neither trait, so using them is a compile error unless stored
 //! `as_string`; `u64`, `usize` and `isize` implement both as Int64, refusing a value over
 //! `i64::MAX` rather than wrapping it, and the derive asks a `u64` or `usize` for its `max`. `time` and `uuid` are re-exported (`table_runtime::time`,
@@ -743,6 +750,27 @@ impl IntoValue for OffsetDateTime {
 impl FromValue for OffsetDateTime {
     fn from_value(name: &str, value: Option<&Value>) -> Result<Self, ConversionError> {
         DateTime::from_value(name, value).map(DateTime::to_offset_date_time)
+    }
+}
+
+impl IntoValue for time::Date {
+    /// Stored as the Edm.DateTime of its midnight UTC, as .NET writes a `DateTime` that holds
+    /// only a date; a day before 1601 is an error.
+    fn to_value(&self, name: &str) -> Result<Option<Value>, ConversionError> {
+        self.midnight().assume_utc().to_value(name)
+    }
+}
+impl FromValue for time::Date {
+    /// The day of an Edm.DateTime at midnight UTC; any other time of day is an error rather than
+    /// a time silently dropped.
+    fn from_value(name: &str, value: Option<&Value>) -> Result<Self, ConversionError> {
+        let at = OffsetDateTime::from_value(name, value)?;
+        match value {
+            Some(v) if at.time() != time::Time::MIDNIGHT => {
+                Err(wrong(name, "an Edm.DateTime at midnight UTC (a day)", v))
+            }
+            _ => Ok(at.date()),
+        }
     }
 }
 

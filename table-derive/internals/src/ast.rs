@@ -7,7 +7,7 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 
 use crate::attr::{AllowAttrs, ContainerAttrs, FieldAttrs};
-use crate::template::{self, SegmentFormat, Template};
+use crate::template::{self, Bucket, Grain, Part, SegmentFormat, Template};
 
 /// What a field's type is, as far as its syntax tells (the compiler checks the rest through
 /// traits, with errors on the field).
@@ -32,6 +32,9 @@ pub enum TypeKind {
     Uuid,
     /// `OffsetDateTime`, or the runtime's `DateTime`.
     Time,
+    /// `time::Date`: a calendar day with no time of day, written in a key as its day
+    /// (`2024-05-01`, or `{day:yyyyMMdd}`) and stored as midnight UTC.
+    Date,
     /// `Option<T>`.
     Option(Box<TypeKind>),
     /// Anything else.
@@ -78,6 +81,7 @@ impl TypeKind {
             "bool" => TypeKind::Bool,
             "Uuid" => TypeKind::Uuid,
             "OffsetDateTime" | "DateTime" => TypeKind::Time,
+            "Date" => TypeKind::Date,
             "Vec"
                 if inner().is_some_and(|t| {
                     matches!(
@@ -392,24 +396,35 @@ impl Design {
             None => (attrs.ident.to_string(), attrs.ident.span()),
         };
         let design = match (partition_key, row_key) {
-            (Some(partition_key), Some(row_key)) => Some(Design {
-                ident: attrs.ident.clone(),
-                vis: attrs.vis.clone(),
-                table,
-                table_span,
-                partition_key,
-                row_key,
-                fields,
-                indexes,
-                allows: attrs.allow.iter().map(allow).collect(),
-                entity_type: attrs.entity_type.as_ref().map(|t| EntityType {
-                    name: t.as_str().to_owned(),
-                    version: attrs.version.as_ref().map(|v| **v),
-                    span: t.span(),
-                }),
-                load,
-                span: attrs.ident.span(),
-            }),
+            (Some(mut partition_key), Some(mut row_key)) => {
+                let index_keys = indexes
+                    .iter_mut()
+                    .flat_map(|i| i.partition_key.iter_mut().chain([&mut i.row_key]));
+                for key in [&mut partition_key, &mut row_key]
+                    .into_iter()
+                    .chain(index_keys)
+                {
+                    days_as_dates(key, &fields);
+                }
+                Some(Design {
+                    ident: attrs.ident.clone(),
+                    vis: attrs.vis.clone(),
+                    table,
+                    table_span,
+                    partition_key,
+                    row_key,
+                    fields,
+                    indexes,
+                    allows: attrs.allow.iter().map(allow).collect(),
+                    entity_type: attrs.entity_type.as_ref().map(|t| EntityType {
+                        name: t.as_str().to_owned(),
+                        version: attrs.version.as_ref().map(|v| **v),
+                        span: t.span(),
+                    }),
+                    load,
+                    span: attrs.ident.span(),
+                })
+            }
             _ => None,
         };
         let errors = match errors.finish() {
@@ -417,6 +432,22 @@ impl Design {
             Err(e) => e.into_iter().collect(),
         };
         Ok((design, errors))
+    }
+}
+
+/// A `Date` placeholder without a format is written as its day, `yyyy-MM-dd`: the same text as
+/// `{day:date}`, so the key holds it as that format and every reader of the template (the key
+/// space, the rules) sees a day.
+fn days_as_dates(key: &mut Key, fields: &[Field]) {
+    for part in &mut key.template.parts {
+        if let Part::Placeholder { field, format } = part
+            && *format == SegmentFormat::Default
+            && fields
+                .iter()
+                .any(|f| f.ident == field.as_str() && *f.kind.value() == TypeKind::Date)
+        {
+            *format = SegmentFormat::Bucket(Bucket::new(Grain::Day, false));
+        }
     }
 }
 

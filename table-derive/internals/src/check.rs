@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use crate::ast::{Design, Field, Key, TypeKind, field_span};
-use crate::template::{Part, SegmentFormat};
+use crate::template::{Grain, Part, SegmentFormat};
 
 /// Characters the service forbids in keys.
 pub(crate) fn is_forbidden_key_char(c: char) -> bool {
@@ -355,7 +355,7 @@ fn check_key_only(design: &Design, field: &Field, errors: &mut Problems) {
         return;
     }
     let keys = [&design.partition_key, &design.row_key];
-    let Some(i) = crate::expand::reading_key(&keys, ident) else {
+    let Some(i) = crate::expand::reading_key(&keys, field) else {
         fail(
             errors,
             ProblemKind::KeyOnlyField,
@@ -365,7 +365,7 @@ fn check_key_only(design: &Design, field: &Field, errors: &mut Problems) {
         );
         return;
     };
-    if !crate::expand::holds_whole(&keys, ident) {
+    if !crate::expand::holds_whole(&keys, field) {
         // The key read from holds only a time bucket of the field.
         let lossy = keys[i]
             .template
@@ -549,6 +549,14 @@ fn check_segment_field(
                     field.max.unwrap_or_default()
                 ))
             }
+            // A day has no time of day: it is written as itself or as its month.
+            (TypeKind::Date, SegmentFormat::Bucket(b)) if b.grain != Grain::Hour => None,
+            (TypeKind::Date, f) if f.is_time() => Some(format!(
+                "is a `Date`, a day with no time of day, so it can't use `:{}`; write `{{{}}}` or `{{{}:yyyyMMdd}}` for the day, or `:month`/`:yyyyMM` for its month",
+                f.spec(),
+                field.ident,
+                field.ident
+            )),
             (kind, f) if f.is_time() && !matches!(kind, TypeKind::Time | TypeKind::Other) => Some(
                 format!("is not a time, so it can't use `:{}`", f.spec()),
             ),

@@ -57,7 +57,7 @@ impl EdmType {
             TypeKind::Bool => EdmType::Boolean,
             TypeKind::Bytes => EdmType::Binary,
             TypeKind::Uuid => EdmType::Guid,
-            TypeKind::Time => EdmType::DateTime,
+            TypeKind::Time | TypeKind::Date => EdmType::DateTime,
             TypeKind::Option(inner) => return EdmType::of_kind(inner),
             TypeKind::Other => return None,
         })

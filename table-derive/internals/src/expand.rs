@@ -222,11 +222,14 @@ fn parse_segment(
 /// How much of `field`'s value `key` keeps, at its best placeholder of the field: 3 for the
 /// whole value, 2 and 1 for Unix time in milliseconds and seconds (the value truncated to the
 /// unit), 0 for a time bucket (only the period); `None` when the key does not hold the field.
-fn kept(key: &Key, field: &syn::Ident) -> Option<u8> {
+/// A `Date` in a day bucket is whole: the day is all it holds.
+fn kept(key: &Key, field: &Field) -> Option<u8> {
+    let date = *field.kind.value() == TypeKind::Date;
     key.template
         .placeholders()
-        .filter(|(name, _)| *field == *name)
+        .filter(|(name, _)| field.ident == *name)
         .map(|(_, format)| match format {
+            SegmentFormat::Bucket(b) if date && b.grain == Grain::Day => 3,
             SegmentFormat::Bucket(_) => 0,
             SegmentFormat::Unix(unix) if !unix.millis => 1,
             SegmentFormat::Unix(_) => 2,
@@ -237,13 +240,13 @@ fn kept(key: &Key, field: &syn::Ident) -> Option<u8> {
 
 /// Whether one of `keys` holds `field` whole: in a format that reads back to the value, Unix
 /// time included (at its unit), but not a time bucket, which keeps only the period.
-pub(crate) fn holds_whole(keys: &[&Key], field: &syn::Ident) -> bool {
+pub(crate) fn holds_whole(keys: &[&Key], field: &Field) -> bool {
     keys.iter()
         .any(|k| kept(k, field).is_some_and(|grain| grain > 0))
 }
 
 /// Which of `keys` a read takes `field` back from: the first that keeps most of its value.
-pub fn reading_key(keys: &[&Key], field: &syn::Ident) -> Option<usize> {
+pub fn reading_key(keys: &[&Key], field: &Field) -> Option<usize> {
     let mut best: Option<(usize, u8)> = None;
     for (i, key) in keys.iter().enumerate() {
         if let Some(grain) = kept(key, field)
@@ -267,7 +270,7 @@ fn read_from_keys(
 ) -> TokenStream {
     let steps = keys.iter().enumerate().map(|(i, key)| {
         let bound = |f: &Field| {
-            fields.iter().any(|w| w.ident == f.ident) && reading_key(keys, &f.ident) == Some(i)
+            fields.iter().any(|w| w.ident == f.ident) && reading_key(keys, f) == Some(i)
         };
         if !design.fields.iter().any(bound) {
             return quote!();
@@ -445,7 +448,7 @@ fn key_struct(design: &Design) -> (syn::Ident, TokenStream) {
     });
     let names: Vec<_> = fields.iter().map(|f| &f.ident).collect();
     let keys = [&design.partition_key, &design.row_key];
-    let place = |i: usize| move |f: &Field| reading_key(&keys, &f.ident) == Some(i);
+    let place = |i: usize| move |f: &Field| reading_key(&keys, f) == Some(i);
     let parse_pk = parse_key_steps(
         design,
         &design.partition_key,
@@ -922,12 +925,12 @@ fn index_projection(design: &Design, index: &crate::ast::Index) -> TokenStream {
     let from_source: Vec<&Field> = fields
         .iter()
         .copied()
-        .filter(|f| f.key_only && !holds_whole(&index_keys, &f.ident))
+        .filter(|f| f.key_only && !holds_whole(&index_keys, f))
         .collect();
     let place = |i: usize| {
         let from_source = &from_source;
         move |f: &Field| {
-            reading_key(&index_keys, &f.ident) == Some(i)
+            reading_key(&index_keys, f) == Some(i)
                 && !from_source.iter().any(|s| s.ident == f.ident)
         }
     };

@@ -252,7 +252,7 @@ impl Language {
                 width: unix.width(),
                 max: u128::from(unix.max()),
             },
-            (TypeKind::Time | TypeKind::Other, SegmentFormat::Bucket(bucket)) => {
+            (TypeKind::Time | TypeKind::Date | TypeKind::Other, SegmentFormat::Bucket(bucket)) => {
                 Language::Bucket(bucket)
             }
             (TypeKind::Other, SegmentFormat::Default) => Language::Opaque,

@@ -193,7 +193,11 @@ fn writable(design: &Design, keys: &[&Key]) -> bool {
             design.field(name).is_some_and(|f| {
                 matches!(
                     f.key_view().kind,
-                    TypeKind::String | TypeKind::Integer { .. } | TypeKind::Uuid | TypeKind::Time
+                    TypeKind::String
+                        | TypeKind::Integer { .. }
+                        | TypeKind::Uuid
+                        | TypeKind::Time
+                        | TypeKind::Date
                 )
             })
         })
@@ -737,7 +741,7 @@ fn key_only_values(
     let texts = [own.partition_key.as_str(), own.row_key.as_str()];
     let mut out = Vec::new();
     for (i, (key, label)) in keys.iter().zip(["PartitionKey", "RowKey"]).enumerate() {
-        let wanted = |f: &Field| f.key_only && reading_key(&keys, &f.ident) == Some(i);
+        let wanted = |f: &Field| f.key_only && reading_key(&keys, f) == Some(i);
         if !design.fields.iter().any(wanted) {
             continue;
         }
@@ -968,6 +972,19 @@ fn read_kind(
         (TypeKind::Uuid, other) => return Err(wrong(name, "an Edm.Guid", other)),
         (TypeKind::Time, Value::DateTime(at)) => (Some(value.clone()), Some(KeyValue::Time(*at))),
         (TypeKind::Time, other) => return Err(wrong(name, "an Edm.DateTime", other)),
+        // A day is stored as its midnight UTC; another time of day is not a day.
+        (TypeKind::Date, Value::DateTime(at))
+            if at.to_offset_date_time().time() == table_runtime::time::Time::MIDNIGHT =>
+        {
+            (Some(value.clone()), Some(KeyValue::Time(*at)))
+        }
+        (TypeKind::Date, other) => {
+            return Err(wrong(
+                name,
+                "an Edm.DateTime at midnight UTC (a day)",
+                other,
+            ));
+        }
         (TypeKind::Option(_) | TypeKind::Other, _) => unreachable!("handled above"),
     })
 }
@@ -1102,6 +1119,44 @@ mod tests {
             card: Option<OffsetDateTime>,
             name: String,
         }
+    }
+
+    compiled_and_read! { DIARY;
+        #[derive(Debug, Clone, PartialEq, table_runtime::TableEntity)]
+        #[table(name = "Diary", partition_key = "{user}_{month:yyyyMM}", row_key = "{day}")]
+        #[table(index(name = "by_paid", partition_key = "paid_{paid_on:yyyyMMdd}", row_key = "{user}_{day}"))]
+        struct DiaryDay {
+            user: String,
+            month: table_runtime::time::Date,
+            #[table(key_only)]
+            day: table_runtime::time::Date,
+            paid_on: Option<table_runtime::time::Date>,
+        }
+    }
+
+    /// A calendar day read from a table as the derive reads it: whole from its key, stored as
+    /// its midnight UTC, and refused at another time of day.
+    #[test]
+    fn days_are_read_as_the_derive_reads_them() {
+        use table_runtime::time::macros::date;
+        let designs = set(DIARY, "Diary").unwrap();
+        let diary = model(&designs, "DiaryDay");
+        let day = DiaryDay {
+            user: "ann".into(),
+            month: date!(2024 - 05 - 01),
+            day: date!(2024 - 05 - 17),
+            paid_on: Some(date!(2024 - 06 - 28)),
+        };
+        let entity = day.to_entity().unwrap();
+        both::<DiaryDay>(&diary, &entity);
+        assert_eq!(diary.expected_copies(&entity).unwrap().len(), 1);
+        let mut late = entity.clone();
+        late.properties.insert(
+            "paid_on".into(),
+            Value::DateTime(table_runtime::DateTime::parse("2024-06-28T09:00:00Z").unwrap()),
+        );
+        both::<DiaryDay>(&diary, &late);
+        assert!(diary.expected_copies(&late).is_err());
     }
 
     fn order(i: u32) -> Order {

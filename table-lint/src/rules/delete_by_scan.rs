@@ -111,7 +111,7 @@ fn older_than(ctx: &FilterContext<'_>, e: &Expr) -> Option<String> {
             let time_literal = matches!(literal, Value::DateTime(_));
             let time_property = ctx.tables.iter().any(|d| {
                 d.property(&name)
-                    .is_some_and(|f| *f.kind.value() == TypeKind::Time)
+                    .is_some_and(|f| matches!(f.kind.value(), TypeKind::Time | TypeKind::Date))
             });
             // An expiry kept as a number (epoch milliseconds, ticks) compared with a number.
             let numeric_time = matches!(

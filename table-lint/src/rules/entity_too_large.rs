@@ -115,7 +115,7 @@ fn value_size(field: &Field, kind: &TypeKind) -> Result<usize, usize> {
         } else {
             8
         }),
-        TypeKind::Float | TypeKind::Time => Ok(8),
+        TypeKind::Float | TypeKind::Time | TypeKind::Date => Ok(8),
         TypeKind::Bool => Ok(1),
         TypeKind::Uuid => Ok(16),
         TypeKind::Bytes => field.max_len.map(|m| 4 + m).ok_or(4),

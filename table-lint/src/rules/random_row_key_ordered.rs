@@ -368,8 +368,11 @@ fn property_range_read(
                     .fields
                     .iter()
                     .find(|f| f.stored() && f.property == *name)?;
-                matches!(f.kind.value(), TypeKind::Integer { .. } | TypeKind::Time)
-                    .then(|| (read.filter.clone(), f))
+                matches!(
+                    f.kind.value(),
+                    TypeKind::Integer { .. } | TypeKind::Time | TypeKind::Date
+                )
+                .then(|| (read.filter.clone(), f))
             })
         });
     let Some((filter, ranged_field)) = found else {
@@ -377,6 +380,8 @@ fn property_range_read(
     };
     let key = match ranged_field.kind.value() {
         TypeKind::Time => format!("{{{}:ticks}}", ranged_field.ident),
+        // A day's `yyyy-MM-dd` sorts as the days do.
+        TypeKind::Date => format!("{{{}}}", ranged_field.ident),
         _ => format!("{{{}:020}}", ranged_field.ident),
     };
     let (start, end) = keys::part_position(&design.row_key, at);
@@ -425,6 +430,7 @@ fn ordered_in_memory(
             TypeKind::Time => {
                 format!("`{{{name}:inverted_ticks}}` (newest first) or `{{{name}:ticks}}`")
             }
+            TypeKind::Date => format!("`{{{name}}}` (its day, `yyyy-MM-dd`, sorts as the days do)"),
             TypeKind::Integer { .. } if super::epoch_integer(design, name) => {
                 format!("`{{{name}:013}}`")
             }

@@ -18,7 +18,9 @@ Every time format of a key has a fixed width and sorts in time order; this rule 
 grain, which can be wrong for the key it is in:
 
 - in a RowKey (the entity's or an index's), a time placeholder with the `date` or `hour`
-  format (`"{at:date}"`): a bucket where a row needs an instant;
+  format (`"{at:date}"`): a bucket where a row needs an instant. A `Date` field written as its
+  day (`"{day}"`, `"{day:yyyyMMdd}"`) is not a bucket: the day is all it holds, and one row per
+  day is what such a key means;
 - in a PartitionKey (the entity's or an index's), a placeholder of an `OffsetDateTime` or
   `DateTime` field written as an instant: the default format, `iso`, `ticks` or
   `inverted_ticks` (`"{at}"`, `"{at:iso}"`). A field whose name says it holds a rounded time
@@ -90,7 +92,10 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
                 continue;
             };
             let is_time = *f.kind.value() == TypeKind::Time || format.is_time();
-            if !is_time {
+            // A `Date` written as its day is the whole value, not a time cut to its day.
+            let whole_day = *f.kind.value() == TypeKind::Date
+                && matches!(format, SegmentFormat::Bucket(b) if b.grain == Grain::Day);
+            if !is_time || whole_day {
                 continue;
             }
             // A time of the local clock: keys follow the wall clock of a zone, not time.
@@ -189,6 +194,32 @@ mod tests {
         assert!(!names_a_bucket("created_at"));
         assert!(!names_a_bucket("birthday"));
         assert!(!names_a_bucket("minutes_late"));
+    }
+
+    /// A calendar day written as its day is a whole value, one row per day; an instant cut to
+    /// its day is a bucket.
+    #[test]
+    fn a_date_written_as_its_day_is_not_a_bucket() {
+        let found = super::super::findings_of(
+            "TK006",
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "Diary", partition_key = "{user}", row_key = "{day}")]
+            struct Day { user: String, day: Date, kept: bool }
+            #[derive(TableEntity)]
+            #[table(name = "Shifts", partition_key = "{site}", row_key = "{day:yyyyMMdd}_{worker}")]
+            struct Shift { site: String, day: Date, worker: String }
+            #[derive(TableEntity)]
+            #[table(name = "Visits", partition_key = "{site}", row_key = "{at:date}")]
+            struct Visit { site: String, at: OffsetDateTime }
+            "#,
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].message.contains("`{at:date}`"),
+            "{}",
+            found[0].message
+        );
     }
 
     #[test]

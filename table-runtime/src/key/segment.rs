@@ -508,6 +508,28 @@ impl TimeSegment for OffsetDateTime {
     }
 }
 
+/// A calendar day is the instant of its midnight UTC: `{day:date}` writes it whole, and a
+/// month bucket writes its month. (The derive refuses the formats that write a time of day.)
+impl TimeSegment for time::Date {
+    fn to_key_time(&self) -> Result<DateTime, KeyEncodingError> {
+        DateTime::from_offset_date_time(self.midnight().assume_utc())
+            .map_err(|e| KeyEncodingError(e.message))
+    }
+    fn from_key_time(at: DateTime) -> Self {
+        at.to_offset_date_time().date()
+    }
+}
+
+/// A day without a format is written as `yyyy-MM-dd`, the same text as `{day:date}`.
+impl KeySegment for time::Date {
+    fn push_key(&self, out: &mut String, _: Follows<'_>) -> Result<(), KeyEncodingError> {
+        self.push_time(out, TimeFormat::Bucket(encode::Bucket::DATE))
+    }
+    fn parse_key<'t>(text: &'t str, _: Follows<'_>) -> Result<(Self, &'t str), KeyEncodingError> {
+        Self::parse_time(text, TimeFormat::Bucket(encode::Bucket::DATE))
+    }
+}
+
 impl KeySegment for DateTime {
     fn push_key(&self, out: &mut String, _: Follows<'_>) -> Result<(), KeyEncodingError> {
         self.push_time(out, TimeFormat::Iso8601)
