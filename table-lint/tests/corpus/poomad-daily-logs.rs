@@ -18,17 +18,18 @@
 //! StartDate; added, read and updated (with the ETag) by its keys.
 
 use table_runtime::{Backend, ETag, IfMatch, Query, Table, TableEntity};
-use time::OffsetDateTime;
+use time::{Date, OffsetDateTime};
 
 #[derive(TableEntity)]
-#[table(name = "DailyLogs", partition_key = "{google_id}", row_key = "{day:date}")]
+#[table(name = "DailyLogs", partition_key = "{google_id}", row_key = "{day}")]
 #[table(rename_all = "PascalCase")]
 struct DailyLogEntry {
     /// The Google subject id; the code keeps it only in the PartitionKey.
     #[table(key_only, max_len = 64)]
     google_id: String,
     /// The logged day, `yyyy-MM-dd` in the RowKey (the original keeps no property of it).
-    day: OffsetDateTime,
+    #[table(key_only)]
+    day: Date,
     omad_compliant: bool,
     alcohol_consumed: bool,
     weight: Option<f64>,

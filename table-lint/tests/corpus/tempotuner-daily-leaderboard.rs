@@ -19,15 +19,16 @@
 //! with the caller's ranks. Nothing is ever deleted.
 
 use table_runtime::{Backend, Query, Table, TableEntity};
-use time::OffsetDateTime;
+use time::Date;
 use uuid::Uuid;
 
 #[derive(TableEntity)]
-#[table(name = "leaderboard", partition_key = "{day:date}", row_key = "{player_id}")]
+#[table(name = "leaderboard", partition_key = "{day}", row_key = "{player_id}")]
 #[table(rename_all = "camelCase")]
 struct DayEntity {
     /// The day of the run, `YYYY-MM-DD`; the original keeps it only in the PartitionKey.
-    day: OffsetDateTime,
+    #[table(key_only)]
+    day: Date,
     /// The player's GUID from the browser's local storage, lower-cased; only in the RowKey.
     #[table(key_only)]
     player_id: Uuid,
