@@ -143,6 +143,29 @@ fn time_format(format: SegmentFormat) -> TimeFormat {
             },
             bucket.compact,
         )),
+        SegmentFormat::Pattern(pattern) => {
+            use table_derive_internals::date_pattern::{DatePart as Part, Unit};
+            use table_runtime::key::encode::{DatePart, DatePattern, DateUnit};
+            let parts: Vec<DatePart> = pattern
+                .parts()
+                .map(|part| match part {
+                    Part::Literal(c) => DatePart::Literal(c),
+                    Part::Unit(unit, digits) => DatePart::Unit(
+                        match unit {
+                            Unit::Year => DateUnit::Year,
+                            Unit::Month => DateUnit::Month,
+                            Unit::Day => DateUnit::Day,
+                            Unit::Hour => DateUnit::Hour,
+                            Unit::Minute => DateUnit::Minute,
+                            Unit::Second => DateUnit::Second,
+                            Unit::Fraction => DateUnit::Fraction,
+                        },
+                        digits,
+                    ),
+                })
+                .collect();
+            TimeFormat::Pattern(DatePattern::new(&parts))
+        }
         _ => TimeFormat::Iso8601,
     }
 }

@@ -2,15 +2,16 @@
 //! the derive writes for random values is in its template's key space, and a string near such
 //! a key (one character changed, dropped or doubled) is in the key space exactly when the
 //! derive's own parser reads it back into values that the derive writes as that same string.
-//! The templates hold every kind of segment: compact and ISO time buckets, and fixed-width
-//! segments side by side with no separator.
+//! The templates hold every kind of segment: compact and ISO time buckets, custom date-time
+//! patterns (one of them out of time order, on a calendar day), and fixed-width segments side by
+//! side with no separator.
 
-// The derive's point query takes every key field as an argument: fourteen here.
+// The derive's point query takes every key field as an argument: sixteen here.
 #![allow(clippy::too_many_arguments)]
 
 use table_derive_internals::keyspace::KeySpace;
 use table_lint::scan;
-use table_runtime::time::OffsetDateTime;
+use table_runtime::time::{Date, OffsetDateTime};
 use table_runtime::uuid::Uuid;
 use table_runtime::{DateTime, EntityKey, TableEntity};
 
@@ -20,7 +21,7 @@ mod compiled_and_read;
 
 compiled_and_read! { SOURCE;
     #[derive(Debug, Clone, PartialEq, TableEntity)]
-    #[table(name = "Keys", partition_key = "{tenant}_{day:yyyyMMdd}~{hour:hour}", row_key = "{a:06}{b}.{c}_{j:unpadded}:{k:unpadded}_{d:ticks}{e:inverted_ticks}{f}{m:simple}{n:inverted_unix_ms}_{g:escaped}__{h}_{i}")]
+    #[table(name = "Keys", partition_key = "{tenant}_{day:yyyyMMdd}~{hour:hour}", row_key = "{a:06}{b}.{c}_{j:unpadded}:{k:unpadded}_{d:ticks}{e:inverted_ticks}{f}{m:simple}{n:inverted_unix_ms}_{g:escaped}__{h}_{i}|{p:%Y-%m-%d %H:%M:%S.%f}{q:dd.MM.yyyy}")]
     struct Sample {
         #[table(max_len = 8)]
         tenant: String,
@@ -41,6 +42,8 @@ compiled_and_read! { SOURCE;
         k: u32,
         m: Uuid,
         n: OffsetDateTime,
+        p: OffsetDateTime,
+        q: Date,
     }
 }
 
@@ -133,6 +136,8 @@ impl Random {
             },
             m: Uuid::from_u128(u128::from(self.next()) << 64 | u128::from(self.next())),
             n: self.unix_era_time(),
+            p: self.time(),
+            q: self.time().date(),
         }
     }
 }

@@ -86,7 +86,9 @@ pub mod __private {
         describe_union, sample_prefix,
     };
     pub use crate::entity::Entity;
-    pub use crate::key::encode::{Bucket, KeyEncodingError, UnixTime, push_escaped};
+    pub use crate::key::encode::{
+        Bucket, DatePart, DatePattern, DateUnit, KeyEncodingError, UnixTime, push_escaped,
+    };
     pub use crate::key::segment::{
         Follows, KeySegment, PaddedInteger, TimeFormat, TimeSegment, UnpaddedInteger, check_max,
         expect_end, expect_literal, parse_escaped_segment, parse_simple_guid, parse_verbatim,

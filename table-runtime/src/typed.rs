@@ -229,6 +229,16 @@
 //! `{at:ticks}` writes ascending .NET ticks; `{at}` and `{at:iso}` the fixed-width ISO form;
 //! `{at:date}` a day bucket, `{at:yyyyMMdd}` the same day as `20260301`. Fields of type `time::OffsetDateTime` or [`DateTime`] take them.
 //!
+//! Keys other code wrote with a date-time pattern of its own take that pattern as the format:
+//! .NET's letters (`{at:yyyyMMddHHmmss}`, `{at:yyyy-MM-dd HH:mm:ss.fff}`) or `strftime`'s
+//! directives (`{at:%Y-%m-%d %H:%M:%S}`, `{at:%Y%m%d%H%M%S%f}`). The units are a four-digit
+//! year and two-digit month, day, 24-hour hour, minute and second, and one to seven digits of a
+//! second's fraction (`%f` is six), with `-`, `:`, `.`, `_`, a space, `T`, `Z`, `,`, `|` or `~`
+//! between them; a key reads back as the first instant of its finest unit. Patterns that would
+//! change width or lose the time (`yy`, `M`, `MMM`, `hh`, `tt`, `F`, a day without its month)
+//! are refused with the reason. A pattern that writes the day before the year still works, but
+//! its keys do not sort as times, which the linter reports (TK006).
+//!
 //! A calendar day with no time of day is a `time::Date` field: `{day}` (or `{day:date}`) writes
 //! it as `2026-03-01` and `{day:yyyyMMdd}` as `20260301`, which read back as the same day, so a
 //! day kept only in its key may be `key_only`; `{day:month}` and `{day:yyyyMM}` write its month.

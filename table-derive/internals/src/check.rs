@@ -551,6 +551,7 @@ fn check_segment_field(
             }
             // A day has no time of day: it is written as itself or as its month.
             (TypeKind::Date, SegmentFormat::Bucket(b)) if b.grain != Grain::Hour => None,
+            (TypeKind::Date, SegmentFormat::Pattern(p)) if !p.has_time_of_day() => None,
             (TypeKind::Date, f) if f.is_time() => Some(format!(
                 "is a `Date`, a day with no time of day, so it can't use `:{}`; write `{{{}}}` or `{{{}:yyyyMMdd}}` for the day, or `:month`/`:yyyyMM` for its month",
                 f.spec(),

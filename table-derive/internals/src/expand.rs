@@ -5,6 +5,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::ast::{Design, Field, Key, TypeKind};
+use crate::date_pattern::{DatePart, Unit};
 use crate::template::{Grain, Part, SegmentFormat};
 
 /// The hidden module of the runtime that generated code calls.
@@ -106,6 +107,24 @@ fn time_format(format: SegmentFormat) -> TokenStream {
                 (Grain::Month, true) => quote!(COMPACT_MONTH),
             };
             quote!(#rt::TimeFormat::Bucket(#rt::Bucket::#name))
+        }
+        SegmentFormat::Pattern(pattern) => {
+            let parts = pattern.parts().map(|part| match part {
+                DatePart::Literal(c) => quote!(#rt::DatePart::Literal(#c)),
+                DatePart::Unit(unit, digits) => {
+                    let unit = match unit {
+                        Unit::Year => quote!(Year),
+                        Unit::Month => quote!(Month),
+                        Unit::Day => quote!(Day),
+                        Unit::Hour => quote!(Hour),
+                        Unit::Minute => quote!(Minute),
+                        Unit::Second => quote!(Second),
+                        Unit::Fraction => quote!(Fraction),
+                    };
+                    quote!(#rt::DatePart::Unit(#rt::DateUnit::#unit, #digits))
+                }
+            });
+            quote!(#rt::TimeFormat::Pattern(#rt::DatePattern::new(&[#(#parts),*])))
         }
         _ => quote!(#rt::TimeFormat::Iso8601),
     }
@@ -231,6 +250,16 @@ fn kept(key: &Key, field: &Field) -> Option<u8> {
         .map(|(_, format)| match format {
             SegmentFormat::Bucket(b) if date && b.grain == Grain::Day => 3,
             SegmentFormat::Bucket(_) => 0,
+            // A pattern keeps the time down to its finest unit: whole at 100 ns, truncated at a
+            // second or its fraction (as Unix time is), and only a period above the second
+            // (a day of a `Date` is whole).
+            SegmentFormat::Pattern(p) => match p.finest() {
+                Unit::Fraction if p.fraction_digits() == 7 => 3,
+                Unit::Fraction => 2,
+                Unit::Second => 1,
+                Unit::Day if date => 3,
+                _ => 0,
+            },
             SegmentFormat::Unix(unix) if !unix.millis => 1,
             SegmentFormat::Unix(_) => 2,
             _ => 3,

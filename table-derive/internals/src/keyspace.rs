@@ -32,6 +32,7 @@ use std::fmt;
 
 use crate::ast::{Design, Field, TypeKind};
 use crate::check::is_forbidden_key_char;
+use crate::date_pattern::{DatePart, DatePattern, Unit};
 use crate::template::{Bucket, Grain, Part, SegmentFormat, Template};
 
 /// Digits of ascending and inverted ticks (the runtime's `encode::TICKS_WIDTH`).
@@ -96,6 +97,8 @@ pub enum Language {
     IsoInstant,
     /// A UTC month, day or hour, as a bucket format writes it (`2024-05-01`, `2024050110`).
     Bucket(Bucket),
+    /// A time in a custom date-time pattern (`2024-05-01 10:20:30`).
+    Pattern(DatePattern),
     /// A hyphenated lowercase GUID.
     Guid,
     /// A GUID as 32 lowercase hex digits, no hyphens (`{id:simple}`).
@@ -134,6 +137,10 @@ impl Language {
             | Language::InvertedTicks
             | Language::IsoInstant
             | Language::Bucket(_) => c.is_ascii_digit(),
+            Language::Pattern(pattern) => match pattern.parts().next() {
+                Some(DatePart::Literal(first)) => first == c,
+                _ => c.is_ascii_digit(),
+            },
             Language::Unpadded { min_negative, .. } => {
                 c.is_ascii_digit() || (*min_negative > 0 && c == '-')
             }
@@ -150,6 +157,7 @@ impl Language {
             Language::Ticks | Language::InvertedTicks => Some(TICKS_WIDTH),
             Language::IsoInstant => Some(ISO_WIDTH),
             Language::Bucket(bucket) => Some(bucket.width()),
+            Language::Pattern(pattern) => Some(pattern.width()),
             Language::Guid => Some(GUID_WIDTH),
             Language::SimpleGuid => Some(SIMPLE_GUID_WIDTH),
             Language::Unpadded { .. }
@@ -252,6 +260,9 @@ impl Language {
                 width: unix.width(),
                 max: u128::from(unix.max()),
             },
+            (TypeKind::Time | TypeKind::Date | TypeKind::Other, SegmentFormat::Pattern(p)) => {
+                Language::Pattern(p)
+            }
             (TypeKind::Time | TypeKind::Date | TypeKind::Other, SegmentFormat::Bucket(bucket)) => {
                 Language::Bucket(bucket)
             }
@@ -413,6 +424,7 @@ impl Segment {
             }
             Language::IsoInstant => iso_instant(text),
             Language::Bucket(bucket) => time_bucket(text, *bucket),
+            Language::Pattern(pattern) => patterned_time(text, pattern),
             Language::Guid => guid(text),
             Language::SimpleGuid => simple_guid(text),
             Language::Verbatim { max_len } => {
@@ -526,6 +538,57 @@ fn time_bucket(text: &str, bucket: Bucket) -> Result<(), String> {
         return Err(format!("`{text}` has no such hour"));
     }
     Ok(())
+}
+
+/// Checks a time written in a custom pattern: every unit's digits where the pattern puts them,
+/// in its range, the separators as written, and a date that exists.
+fn patterned_time(text: &str, pattern: &DatePattern) -> Result<(), String> {
+    let wrong = || format!("`{text}` is not a time written `{}`", pattern.spec());
+    if text.len() != pattern.width() {
+        return Err(wrong());
+    }
+    let b = text.as_bytes();
+    let (mut at, mut year, mut month, mut day) = (0, 1601, 1, 1);
+    for part in pattern.parts() {
+        match part {
+            DatePart::Literal(c) => {
+                if !text[at..].starts_with(c) {
+                    return Err(wrong());
+                }
+                at += c.len_utf8();
+            }
+            DatePart::Unit(unit, digits) => {
+                let end = at + usize::from(digits);
+                if !b[at..end].iter().all(u8::is_ascii_digit) {
+                    return Err(wrong());
+                }
+                let n = number(b, at..end);
+                let fits = match unit {
+                    Unit::Year => {
+                        year = n;
+                        true
+                    }
+                    Unit::Month => {
+                        month = n;
+                        (1..=12).contains(&n)
+                    }
+                    Unit::Day => {
+                        day = n;
+                        n >= 1
+                    }
+                    Unit::Hour => n <= 23,
+                    Unit::Minute | Unit::Second => n <= 59,
+                    Unit::Fraction => true,
+                };
+                if !fits {
+                    return Err(format!("`{text}` has no such {}", unit.name()));
+                }
+                at = end;
+            }
+        }
+    }
+    let date = format!("{year:04}{month:02}{day:02}");
+    calendar_date(&date, 4, true, true).map_err(|_| wrong())
 }
 
 fn iso_instant(text: &str) -> Result<(), String> {

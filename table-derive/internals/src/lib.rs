@@ -43,6 +43,7 @@ mod design_text;
 pub mod ast;
 pub mod attr;
 pub mod check;
+pub mod date_pattern;
 pub mod edm;
 pub mod expand;
 pub mod keyspace;

@@ -28,6 +28,7 @@ use std::collections::VecDeque;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::check::is_forbidden_key_char;
+use crate::date_pattern::{DatePart, Unit};
 use crate::keyspace::{
     ESCAPED_TERMINATOR, Follows, KeySpace, Language, MAX_TICKS, MIN_TICKS, TICKS_WIDTH,
     kept_by_escaping,
@@ -148,6 +149,24 @@ fn pieces(language: &Language, follows: &Follows, values: Values) -> Vec<Piece> 
         Language::Ticks => vec![range(TICKS_WIDTH, MIN_TICKS, MAX_TICKS)],
         Language::InvertedTicks => vec![range(TICKS_WIDTH, 0, MAX_TICKS - MIN_TICKS)],
         Language::Bucket(bucket) => bucket_pieces(*bucket),
+        Language::Pattern(pattern) => pattern
+            .parts()
+            .map(|part| match part {
+                DatePart::Literal(c) => lit(&c.to_string()),
+                DatePart::Unit(unit, digits) => {
+                    let (low, high) = match unit {
+                        Unit::Year => (1601, 9999),
+                        Unit::Month => (1, 12),
+                        // Every month has its 28th.
+                        Unit::Day => (1, 28),
+                        Unit::Hour => (0, 23),
+                        Unit::Minute | Unit::Second => (0, 59),
+                        Unit::Fraction => (0, 10u128.pow(u32::from(digits)) - 1),
+                    };
+                    range(usize::from(digits), low, high)
+                }
+            })
+            .collect(),
         Language::IsoInstant => {
             let mut p = date_pieces(false);
             p.extend([

@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use crate::date_pattern::{self, DatePart, DatePattern, Unit};
+
 /// How a placeholder's value is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SegmentFormat {
@@ -40,6 +42,10 @@ pub enum SegmentFormat {
     /// writes `Guid.ToString("N")`): the keys Python's `uuid4().hex` and .NET's "N" format
     /// write.
     Simple,
+    /// A custom date-time pattern, as .NET's `ToString("yyyyMMddHHmmss")` or Python's
+    /// `strftime("%Y-%m-%d %H:%M:%S")` write it (`{at:yyyy-MM-dd HH:mm:ss}`): fixed-width units
+    /// from a four-digit year down to a fraction of a second, with separators between them.
+    Pattern(DatePattern),
 }
 
 impl SegmentFormat {
@@ -52,19 +58,23 @@ impl SegmentFormat {
                 | SegmentFormat::Iso
                 | SegmentFormat::Unix(_)
                 | SegmentFormat::Bucket(_)
+                | SegmentFormat::Pattern(_)
         )
     }
 
     /// Whether the format writes a whole instant at its grain (ticks, ISO 8601, Unix time), as
     /// opposed to a bucket that names the period holding it.
     pub fn is_instant(self) -> bool {
-        matches!(
-            self,
+        match self {
             SegmentFormat::Ticks
-                | SegmentFormat::InvertedTicks
-                | SegmentFormat::Iso
-                | SegmentFormat::Unix(_)
-        )
+            | SegmentFormat::InvertedTicks
+            | SegmentFormat::Iso
+            | SegmentFormat::Unix(_) => true,
+            // A pattern down to the second writes an instant at that grain; a coarser one names
+            // the minute, hour or day that holds it, as a bucket does.
+            SegmentFormat::Pattern(pattern) => pattern.finest() >= Unit::Second,
+            _ => false,
+        }
     }
 
     /// The characters every value takes in this format, whatever the field's type, when the
@@ -78,6 +88,7 @@ impl SegmentFormat {
             SegmentFormat::Unix(unix) => Some(unix.width()),
             SegmentFormat::Bucket(bucket) => Some(bucket.width()),
             SegmentFormat::Simple => Some(SIMPLE_GUID_WIDTH),
+            SegmentFormat::Pattern(pattern) => Some(pattern.width()),
             SegmentFormat::Default | SegmentFormat::Unpadded | SegmentFormat::Escaped => None,
         }
     }
@@ -103,6 +114,7 @@ impl SegmentFormat {
             SegmentFormat::Bucket(bucket) => bucket.spec().into(),
             SegmentFormat::Escaped => "escaped".into(),
             SegmentFormat::Simple => "simple".into(),
+            SegmentFormat::Pattern(pattern) => pattern.spec(),
         }
     }
 }
@@ -369,12 +381,60 @@ fn parse_format(field: &str, spec: &str) -> Result<SegmentFormat, TemplateError>
             }
             SegmentFormat::Width(width)
         }
+        _ if date_pattern::looks_like_pattern(spec) => {
+            let pattern = date_pattern::parse(spec)
+                .map_err(|why| TemplateError(format!("in `{{{field}:{spec}}}`, {why}")))?;
+            // A pattern that spells a format of its own is that format.
+            if let Some(bucket) = Bucket::ALL
+                .iter()
+                .map(|(_, b)| *b)
+                .find(|b| same_text(pattern, SegmentFormat::Bucket(*b)))
+            {
+                SegmentFormat::Bucket(bucket)
+            } else if same_text(pattern, SegmentFormat::Iso) {
+                SegmentFormat::Iso
+            } else {
+                SegmentFormat::Pattern(pattern)
+            }
+        }
         _ => {
             return Err(TemplateError(format!(
-                "unknown format `{spec}` in `{{{field}:{spec}}}`; expected a width like `06`, `unpadded`, `ticks`, `inverted_ticks`, `iso`, Unix time (`unix`, `unix_ms`, `inverted_unix`, `inverted_unix_ms`), a time bucket (`month`, `date`, `hour`, `yyyyMM`, `yyyyMMdd`, `yyyyMMddHH`), `escaped` or `simple` (a GUID without hyphens)"
+                "unknown format `{spec}` in `{{{field}:{spec}}}`; expected a width like `06`, `unpadded`, `ticks`, `inverted_ticks`, `iso`, Unix time (`unix`, `unix_ms`, `inverted_unix`, `inverted_unix_ms`), a time bucket (`month`, `date`, `hour`, `yyyyMM`, `yyyyMMdd`, `yyyyMMddHH`), `escaped`, `simple` (a GUID without hyphens), or a date-time pattern such as `yyyyMMddHHmmss` or `%Y-%m-%d %H:%M:%S`"
             )));
         }
     })
+}
+
+/// Whether a pattern writes exactly the text another time format writes: the same digits and
+/// separators in the same places (`yyyy-MM-dd` is `date`, `yyyy-MM-ddTHH:mm:ss.fffffffZ` is
+/// `iso`).
+fn same_text(pattern: DatePattern, format: SegmentFormat) -> bool {
+    if !pattern.sorts_as_time() {
+        return false;
+    }
+    let shape: String = pattern
+        .parts()
+        .flat_map(|p| match p {
+            DatePart::Unit(_, digits) => vec!['9'; usize::from(digits)],
+            DatePart::Literal(c) => vec![c],
+        })
+        .collect();
+    match format {
+        SegmentFormat::Bucket(bucket) => {
+            shape == bucket.shape() && pattern.finest() == bucket_unit(bucket.grain)
+        }
+        SegmentFormat::Iso => shape == "9999-99-99T99:99:99.9999999Z",
+        _ => false,
+    }
+}
+
+/// The finest unit a bucket of this grain writes.
+fn bucket_unit(grain: Grain) -> Unit {
+    match grain {
+        Grain::Hour => Unit::Hour,
+        Grain::Day => Unit::Day,
+        Grain::Month => Unit::Month,
+    }
 }
 
 /// Parses a template.

@@ -187,6 +187,16 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
         let grain = match placeholders.iter().find(|(f, _)| *f == time) {
             Some((_, SegmentFormat::Unix(unix))) if unix.millis => "millisecond",
             Some((_, SegmentFormat::Unix(_))) => "second",
+            Some((_, SegmentFormat::Pattern(p))) => match p.fraction_digits() {
+                0 => "second",
+                1 => "tenth of a second",
+                2 => "hundredth of a second",
+                3 => "millisecond",
+                4 => "ten-thousandth of a second",
+                5 => "hundred-thousandth of a second",
+                6 => "microsecond",
+                _ => "tick",
+            },
             _ => "tick",
         };
         let consequence = match (&log_record, path) {
@@ -196,8 +206,10 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
             (None, Path::Upsert) => format!(
                 "`{time}` is stamped when the entity is written, so two entities written in one {grain} get one key and an upsert silently keeps only the second"
             ),
-            _ => "two inserts of one instant collide, and the second fails with 409 EntityAlreadyExists"
-                .to_owned(),
+            _ => format!(
+                "two inserts of one {} collide, and the second fails with 409 EntityAlreadyExists",
+                if grain == "tick" { "instant" } else { grain }
+            ),
         };
         let tie = design
             .fields
@@ -359,6 +371,8 @@ mod tests {
         for (row_key, grain) in [
             ("{created_at:unix_ms}", "one millisecond"),
             ("{created_at:inverted_unix}", "one second"),
+            ("{created_at:yyyyMMddHHmmss}", "one second"),
+            ("{created_at:%Y-%m-%d %H:%M:%S.%f}", "one microsecond"),
         ] {
             let found = found(&design(row_key));
             assert_eq!(found.len(), 1, "{found:?}");

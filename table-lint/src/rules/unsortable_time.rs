@@ -1,6 +1,7 @@
 //! TK006 `unsortable-time`: a time written into a key at the wrong grain.
 
 use table_derive_internals::ast::TypeKind;
+use table_derive_internals::date_pattern::Unit;
 use table_derive_internals::template::{Grain, Part, SegmentFormat};
 
 use super::keys::{self, KeyRole};
@@ -12,10 +13,11 @@ pub static RULE: Rule = Rule {
     name: "unsortable-time",
     default_level: Level::Warn,
     pattern: "sortable times in keys",
-    summary: "a day or hour bucket in a RowKey, or an instant (`iso`, ticks) in a PartitionKey: a time at the wrong grain",
+    summary: "a day or hour bucket in a RowKey, an instant (`iso`, ticks) in a PartitionKey, or a date pattern that does not sort as time (`dd-MM-yyyy`): a time at the wrong grain or in the wrong order",
     docs: r#"## What it flags
-Every time format of a key has a fixed width and sorts in time order; this rule is about the
-grain, which can be wrong for the key it is in:
+Every time format of a key has a fixed width, and the built-in ones sort in time order; this
+rule is about the grain, which can be wrong for the key it is in, and about custom patterns
+whose order is not time's:
 
 - in a RowKey (the entity's or an index's), a time placeholder with the `date` or `hour`
   format (`"{at:date}"`): a bucket where a row needs an instant. A `Date` field written as its
@@ -28,6 +30,10 @@ grain, which can be wrong for the key it is in:
   unit of the calendar as a whole word: `minute`, `hour_start`, `day`) is
   taken as the bucket it names: the code rounds it before it is stored (a five-minute window
   written as ticks), which the grammar's `date` and `hour` formats can't express;
+- in any key, a custom date-time pattern that writes a smaller unit before a larger one
+  (`"{placed:dd-MM-yyyy}"`, `"{at:%d%m%Y}"`): its keys sort by the day of the month first, so
+  no range or order over them follows time (a note in a PartitionKey, whose partitions are
+  found by their whole name);
 - in any key, a time field whose name says it is a local time (`local_time`, `local_hour`): the
   keys follow a zone's wall clock, which repeats an hour when clocks go back and differs from
   one machine's zone to another's, so their order is not time's.
@@ -91,6 +97,44 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
             let Some(f) = design.field(field) else {
                 continue;
             };
+            // A pattern that writes a smaller unit before a larger one (`dd-MM-yyyy`): its keys
+            // sort by the day of the month, not by time.
+            if let SegmentFormat::Pattern(pattern) = format
+                && !pattern.sorts_as_time()
+            {
+                let units: Vec<Unit> = pattern.units().collect();
+                let (first, before) = units
+                    .windows(2)
+                    .find(|w| w[0] > w[1])
+                    .map_or((Unit::Day, Unit::Year), |w| (w[0], w[1]));
+                let (start, end) = keys::part_position(k.key, i);
+                let mut in_order = units.clone();
+                in_order.sort();
+                let order: Vec<&str> = in_order.iter().map(|u| u.name()).collect();
+                let finding = Finding::at(
+                    start,
+                    end,
+                    format!(
+                        "`{{{field}:{}}}` in {} `{}` writes the {} before the {}: keys sort by it first, not by time, so a range over them reads other times and no read comes back in time order",
+                        format.spec(),
+                        k.label,
+                        k.key.template.text,
+                        first.name(),
+                        before.name()
+                    ),
+                    format!(
+                        "write the units from the largest down ({}), as `yyyy-MM-dd HH:mm:ss` does, so that text order is time order",
+                        order.join(", ")
+                    ),
+                );
+                // A partition is found by its whole name, so its order matters less.
+                out.push(if k.role == KeyRole::Partition {
+                    finding.as_note()
+                } else {
+                    finding
+                });
+                continue;
+            }
             let is_time = *f.kind.value() == TypeKind::Time || format.is_time();
             // A `Date` written as its day is the whole value, not a time cut to its day.
             let whole_day = *f.kind.value() == TypeKind::Date
@@ -219,6 +263,39 @@ mod tests {
             found[0].message.contains("`{at:date}`"),
             "{}",
             found[0].message
+        );
+    }
+
+    /// A pattern that puts the day before the year does not sort as time: a warning in a
+    /// RowKey, a note in a PartitionKey; the same units from the year down are not found.
+    #[test]
+    fn patterns_that_do_not_sort_as_time_are_found() {
+        let found = super::super::findings_of(
+            "TK006",
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "Orders", partition_key = "{shop}", row_key = "{placed:dd-MM-yyyy HH:mm}_{id}")]
+            struct Order { shop: String, placed: OffsetDateTime, id: String }
+            #[derive(TableEntity)]
+            #[table(name = "Sales", partition_key = "{day:%d%m%Y}", row_key = "{id}")]
+            struct Sale { day: OffsetDateTime, id: String }
+            #[derive(TableEntity)]
+            #[table(name = "Visits", partition_key = "{site}", row_key = "{at:yyyy-MM-dd HH:mm:ss}_{id}")]
+            struct Visit { site: String, at: OffsetDateTime, id: String }
+            "#,
+        );
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(
+            found[0].message.contains("writes the day before the month")
+                && found[0].severity == crate::diagnostic::Severity::Warning,
+            "{:?}",
+            found[0]
+        );
+        assert!(
+            found[1].message.contains("`{day:%d%m%Y}`")
+                && found[1].severity == crate::diagnostic::Severity::Note,
+            "{:?}",
+            found[1]
         );
     }
 

@@ -490,6 +490,204 @@ impl Bucket {
     }
 }
 
+/// A unit of a custom date-time pattern, from the most significant to the least.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DateUnit {
+    /// Four digits.
+    Year,
+    /// Two digits, 01 to 12.
+    Month,
+    /// Two digits, 01 to 31.
+    Day,
+    /// Two digits, 00 to 23.
+    Hour,
+    /// Two digits, 00 to 59.
+    Minute,
+    /// Two digits, 00 to 59.
+    Second,
+    /// One to seven digits of the second.
+    Fraction,
+}
+
+/// One part of a custom date-time pattern: a unit with its digits, or a character written as
+/// it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DatePart {
+    /// A unit and its digits (the fraction's count; 4 for the year, 2 for the others).
+    Unit(DateUnit, u8),
+    /// A separator.
+    Literal(char),
+}
+
+/// The most parts a [`DatePattern`] holds.
+pub const MAX_DATE_PARTS: usize = 32;
+
+/// A custom date-time pattern, as .NET's `ToString("yyyy-MM-dd HH:mm:ss")` or Python's
+/// `strftime("%Y%m%d%H%M%S")` write times (`{at:yyyy-MM-dd HH:mm:ss}` in a template; the
+/// derive checks the pattern and builds this from its parts). Every time takes the same width,
+/// and a key reads back as the first instant of its finest unit.
+///
+/// ```
+/// use table_runtime::DateTime;
+/// use table_runtime::key::encode::{DatePart, DatePattern, DateUnit};
+/// let pattern = DatePattern::new(&[
+///     DatePart::Unit(DateUnit::Year, 4),
+///     DatePart::Unit(DateUnit::Month, 2),
+///     DatePart::Unit(DateUnit::Day, 2),
+///     DatePart::Literal('_'),
+///     DatePart::Unit(DateUnit::Hour, 2),
+///     DatePart::Unit(DateUnit::Minute, 2),
+/// ]);
+/// let at = DateTime::parse("2024-05-01T10:20:30Z").unwrap();
+/// let mut key = String::new();
+/// pattern.push(&mut key, at);
+/// assert_eq!(key, "20240501_1020");
+/// assert_eq!(pattern.parse(&key).unwrap().to_string(), "2024-05-01T10:20:00.0000000Z");
+/// assert!(pattern.parse("20240501_2460").is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DatePattern {
+    /// One byte a part: a unit's code (below the printable characters; a fraction's digits
+    /// added to its code), or the ASCII separator itself; 0 after the last.
+    parts: [u8; MAX_DATE_PARTS],
+}
+
+impl DatePattern {
+    /// A pattern of these parts.
+    ///
+    /// # Panics
+    /// On more than [`MAX_DATE_PARTS`] parts, a fraction of no digits or more than seven, or a
+    /// separator that is not printable ASCII: the derive never gives such parts.
+    pub const fn new(parts: &[DatePart]) -> DatePattern {
+        assert!(
+            parts.len() <= MAX_DATE_PARTS,
+            "a date pattern has at most 32 parts"
+        );
+        let mut out = [0; MAX_DATE_PARTS];
+        let mut i = 0;
+        while i < parts.len() {
+            out[i] = match parts[i] {
+                DatePart::Unit(DateUnit::Year, _) => 1,
+                DatePart::Unit(DateUnit::Month, _) => 2,
+                DatePart::Unit(DateUnit::Day, _) => 3,
+                DatePart::Unit(DateUnit::Hour, _) => 4,
+                DatePart::Unit(DateUnit::Minute, _) => 5,
+                DatePart::Unit(DateUnit::Second, _) => 6,
+                DatePart::Unit(DateUnit::Fraction, digits) => {
+                    assert!(digits >= 1 && digits <= 7, "a fraction has 1 to 7 digits");
+                    0x10 + digits
+                }
+                DatePart::Literal(c) => {
+                    assert!(
+                        c.is_ascii() && c as u32 >= 0x20 && c as u32 != 0x7F,
+                        "a separator is printable ASCII"
+                    );
+                    c as u8
+                }
+            };
+            i += 1;
+        }
+        DatePattern { parts: out }
+    }
+
+    /// The parts, in order.
+    pub fn parts(&self) -> impl Iterator<Item = DatePart> + '_ {
+        self.parts
+            .iter()
+            .take_while(|b| **b != 0)
+            .map(|b| match *b {
+                1 => DatePart::Unit(DateUnit::Year, 4),
+                2 => DatePart::Unit(DateUnit::Month, 2),
+                3 => DatePart::Unit(DateUnit::Day, 2),
+                4 => DatePart::Unit(DateUnit::Hour, 2),
+                5 => DatePart::Unit(DateUnit::Minute, 2),
+                6 => DatePart::Unit(DateUnit::Second, 2),
+                b @ 0x11..=0x17 => DatePart::Unit(DateUnit::Fraction, b - 0x10),
+                c => DatePart::Literal(char::from(c)),
+            })
+    }
+
+    /// The characters every time takes.
+    pub fn width(&self) -> usize {
+        self.parts()
+            .map(|p| match p {
+                DatePart::Unit(_, digits) => usize::from(digits),
+                DatePart::Literal(c) => c.len_utf8(),
+            })
+            .sum()
+    }
+
+    /// Appends `at` (UTC) in this pattern.
+    pub fn push(&self, out: &mut String, at: DateTime) {
+        let t = at.to_offset_date_time();
+        for part in self.parts() {
+            match part {
+                DatePart::Literal(c) => out.push(c),
+                DatePart::Unit(unit, digits) => {
+                    let digits = usize::from(digits);
+                    let _ = match unit {
+                        DateUnit::Year => write!(out, "{:04}", t.year()),
+                        DateUnit::Month => write!(out, "{:02}", u8::from(t.month())),
+                        DateUnit::Day => write!(out, "{:02}", t.day()),
+                        DateUnit::Hour => write!(out, "{:02}", t.hour()),
+                        DateUnit::Minute => write!(out, "{:02}", t.minute()),
+                        DateUnit::Second => write!(out, "{:02}", t.second()),
+                        // The leading digits of the 100 ns count within the second.
+                        DateUnit::Fraction => {
+                            let ticks = format!("{:07}", t.nanosecond() / 100);
+                            write!(out, "{}", &ticks[..digits.min(7)])
+                        }
+                    };
+                }
+            }
+        }
+    }
+
+    /// Reads a time written in this pattern, as the first instant of its finest unit; an error
+    /// for text of another shape or a date or time that does not exist.
+    pub fn parse(&self, text: &str) -> Result<DateTime, KeyEncodingError> {
+        let wrong = || KeyEncodingError(format!("`{text}` is not a time in this pattern"));
+        let (mut year, mut month, mut day) = (0u32, 1u32, 1u32);
+        let (mut hour, mut minute, mut second, mut ticks) = (0u32, 0u32, 0u32, 0u32);
+        let mut rest = text;
+        for part in self.parts() {
+            match part {
+                DatePart::Literal(c) => rest = rest.strip_prefix(c).ok_or_else(wrong)?,
+                DatePart::Unit(unit, digits) => {
+                    let digits = usize::from(digits);
+                    let field = rest.get(..digits).ok_or_else(wrong)?;
+                    if !field.bytes().all(|b| b.is_ascii_digit()) {
+                        return Err(wrong());
+                    }
+                    let n: u32 = field.parse().map_err(|_| wrong())?;
+                    match unit {
+                        DateUnit::Year => year = n,
+                        DateUnit::Month => month = n,
+                        DateUnit::Day => day = n,
+                        DateUnit::Hour => hour = n,
+                        DateUnit::Minute => minute = n,
+                        DateUnit::Second => second = n,
+                        DateUnit::Fraction => ticks = n * 10u32.pow(7 - digits.min(7) as u32),
+                    }
+                    rest = &rest[digits..];
+                }
+            }
+        }
+        if !rest.is_empty() {
+            return Err(wrong());
+        }
+        let month = u8::try_from(month)
+            .ok()
+            .and_then(|m| Month::try_from(m).ok())
+            .ok_or_else(wrong)?;
+        let date = Date::from_calendar_date(year as i32, month, day as u8).map_err(|_| wrong())?;
+        let at = date
+            .with_hms_nano(hour as u8, minute as u8, second as u8, ticks * 100)
+            .map_err(|_| wrong())?;
+        DateTime::from_offset_date_time(at.assume_utc()).map_err(|e| KeyEncodingError(e.message))
+    }
+}
+
 /// The escape of one character, if it needs one.
 fn escape_of(c: char) -> Option<Escape> {
     let n = c as u32;

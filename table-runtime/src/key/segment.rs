@@ -430,6 +430,8 @@ pub enum TimeFormat {
     /// The UTC month, day or hour that holds the time (`2024-05-01`, `20240501`, ...): a
     /// bucket that groups rows by period.
     Bucket(encode::Bucket),
+    /// A custom date-time pattern (`2024-05-01 10:20:30`, `20240501102030`).
+    Pattern(encode::DatePattern),
 }
 
 impl TimeFormat {
@@ -440,6 +442,7 @@ impl TimeFormat {
             TimeFormat::Ticks | TimeFormat::InvertedTicks => encode::TICKS_WIDTH,
             TimeFormat::Unix(unix) => unix.width(),
             TimeFormat::Bucket(bucket) => bucket.width(),
+            TimeFormat::Pattern(pattern) => pattern.width(),
         }
     }
 
@@ -452,6 +455,7 @@ impl TimeFormat {
             TimeFormat::InvertedTicks => encode::push_inverted_ticks(out, at),
             TimeFormat::Unix(unix) => return unix.push(out, at),
             TimeFormat::Bucket(bucket) => bucket.push(out, at),
+            TimeFormat::Pattern(pattern) => pattern.push(out, at),
         }
         Ok(())
     }
@@ -464,6 +468,7 @@ impl TimeFormat {
             TimeFormat::InvertedTicks => encode::parse_inverted_ticks(text),
             TimeFormat::Unix(unix) => unix.parse(text),
             TimeFormat::Bucket(bucket) => bucket.parse(text),
+            TimeFormat::Pattern(pattern) => pattern.parse(text),
         }
     }
 }
