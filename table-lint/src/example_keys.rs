@@ -15,8 +15,8 @@ use table_runtime::design::{SampleBounds, SampleValue};
 use table_runtime::key::encode::{Bucket, Granularity, KeyEncodingError, UnixTime};
 use table_runtime::key::segment::{
     Follows, KeySegment, PaddedInteger, TimeFormat, TimeSegment, UnpaddedInteger, check_max,
-    expect_end, expect_literal, parse_escaped_segment, parse_simple_guid, parse_verbatim,
-    push_escaped_segment, push_simple_guid, push_verbatim,
+    check_min, expect_end, expect_literal, parse_escaped_segment, parse_simple_guid,
+    parse_verbatim, push_escaped_segment, push_simple_guid, push_verbatim,
 };
 use table_runtime::typed::support::{check_max_len, key_error};
 use table_runtime::uuid::Uuid;
@@ -104,6 +104,7 @@ fn sample(field: &Field) -> Option<KeyValue> {
     let name = field.ident.to_string();
     let bounds = SampleBounds {
         max: field.max,
+        min: field.min,
         max_len: field.max_len,
     };
     Some(match &field.kind {
@@ -186,6 +187,9 @@ fn push_value(
     }
     if let (Some(max), KeyValue::Integer(n)) = (field.max, value) {
         check_max(*n, max).map_err(to_key_error)?;
+    }
+    if let (Some(min), KeyValue::Integer(n)) = (field.min, value) {
+        check_min(*n, min).map_err(to_key_error)?;
     }
     match (&field.kind, format, value) {
         (TypeKind::String, SegmentFormat::Escaped, KeyValue::Text(text)) => {

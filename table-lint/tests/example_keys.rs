@@ -34,7 +34,11 @@ fn the_linter_writes_the_keys_the_derive_writes() {
         panic!("expected the struct");
     };
     let design = Design::from_derive_input(&item.clone().into()).unwrap();
-    let bounds = |max, max_len| SampleBounds { max, max_len };
+    let bounds = |max, max_len| SampleBounds {
+        max,
+        max_len,
+        ..Default::default()
+    };
     let value = Usage {
         tenant: String::sample_within("tenant", 1, bounds(None, Some(4))),
         at: SampleValue::sample("at", 1),

@@ -2,9 +2,9 @@
 //! the derive writes for random values is in its template's key space, and a string near such
 //! a key (one character changed, dropped or doubled) is in the key space exactly when the
 //! derive's own parser reads it back into values that the derive writes as that same string.
-//! The templates hold every kind of segment: compact and ISO time buckets, custom date-time
-//! patterns (one of them out of time order, on a calendar day), and fixed-width segments side by
-//! side with no separator.
+//! The templates hold every kind of segment: integers bounded below and above, compact and ISO
+//! time buckets, custom date-time patterns (one of them out of time order, on a calendar day),
+//! and fixed-width segments side by side with no separator.
 
 // The derive's point query takes every key field as an argument: sixteen here.
 #![allow(clippy::too_many_arguments)]
@@ -29,7 +29,7 @@ compiled_and_read! { SOURCE;
         hour: OffsetDateTime,
         a: u32,
         b: i8,
-        #[table(max = 500)]
+        #[table(min = 3, max = 500)]
         c: u16,
         d: OffsetDateTime,
         e: OffsetDateTime,
@@ -38,7 +38,7 @@ compiled_and_read! { SOURCE;
         h: OffsetDateTime,
         i: String,
         j: i16,
-        #[table(max = 70_000)]
+        #[table(min = 5, max = 70_000)]
         k: u32,
         m: Uuid,
         n: OffsetDateTime,

@@ -55,7 +55,7 @@ use crate::value::DateTime;
 /// assert_eq!(String::sample("last_name", 1), "LastName1");
 /// assert_eq!(u32::sample("employee_id", 1), 42);
 /// assert_eq!(u32::sample("employee_id", 2), 57);
-/// let bounded = SampleBounds { max: Some(9), max_len: None };
+/// let bounded = SampleBounds { max: Some(9), ..Default::default() };
 /// assert_eq!(u32::sample_within("line_no", 2, bounded), 2);
 /// ```
 #[diagnostic::on_unimplemented(
@@ -82,6 +82,8 @@ pub trait SampleValue: Sized {
 pub struct SampleBounds {
     /// The largest value of an integer field (`#[table(max = …)]`).
     pub max: Option<u64>,
+    /// The smallest value of an integer field (`#[table(min = …)]`).
+    pub min: Option<u64>,
     /// The most UTF-16 code units of a text field (`#[table(max_len = …)]`).
     pub max_len: Option<usize>,
 }
@@ -147,16 +149,23 @@ macro_rules! integer_sample {
             }
 
             /// A sample above `max` is replaced by `n` (or `max` itself if `n` is above it),
-            /// so the samples still grow with `n`.
+            /// and one below `min` by `min + n - 1` (at most `max`), so the samples still grow
+            /// with `n`.
             fn sample_within(field: &str, n: u8, bounds: SampleBounds) -> $t {
                 let value = <$t>::sample(field, n);
-                match bounds.max {
-                    Some(max) if i128::try_from(value).map_or(true, |v| v > i128::from(max)) => {
-                        let small = u64::from(n).min(max);
-                        <$t>::try_from(small).unwrap_or(value)
-                    }
-                    _ => value,
-                }
+                let v = i128::try_from(value).unwrap_or(i128::MAX);
+                let (low, high) = (
+                    bounds.min.map_or(i128::MIN, i128::from),
+                    bounds.max.map_or(i128::MAX, i128::from),
+                );
+                let within = if v > high {
+                    i128::from(n).max(low).min(high)
+                } else if v < low {
+                    (low + i128::from(n) - 1).min(high)
+                } else {
+                    return value;
+                };
+                <$t>::try_from(within).unwrap_or(value)
             }
 
             fn describe(&self) -> String {
@@ -437,8 +446,8 @@ mod tests {
     #[test]
     fn bounds_are_respected() {
         let len = |n| SampleBounds {
-            max: None,
             max_len: Some(n),
+            ..Default::default()
         };
         assert_eq!(String::sample_within("country", 1, len(2)), "C1");
         assert_eq!(String::sample_within("country", 1, len(1)), "1");
@@ -446,7 +455,7 @@ mod tests {
         assert_eq!(String::sample_within("country", 1, len(64)), "Country1");
         let max = |m| SampleBounds {
             max: Some(m),
-            max_len: None,
+            ..Default::default()
         };
         assert_eq!(u16::sample_within("line_no", 1, max(999)), 42);
         assert_eq!(u16::sample_within("line_no", 1, max(9)), 1);

@@ -91,8 +91,8 @@ pub mod __private {
     };
     pub use crate::key::segment::{
         Follows, KeySegment, PaddedInteger, TimeFormat, TimeSegment, UnpaddedInteger, check_max,
-        expect_end, expect_literal, parse_escaped_segment, parse_simple_guid, parse_verbatim,
-        push_escaped_segment, push_simple_guid, push_verbatim,
+        check_min, expect_end, expect_literal, parse_escaped_segment, parse_simple_guid,
+        parse_verbatim, push_escaped_segment, push_simple_guid, push_verbatim,
     };
     pub use crate::query::keyed::{
         KeyQuery, segment_range, starts_with_range, verbatim_check, verbatim_prefix_check,
@@ -100,8 +100,9 @@ pub mod __private {
     };
     pub use crate::sas::{SasScope, TablePermissions};
     pub use crate::typed::support::{
-        as_i128, check_entity_type, check_max_len, check_max_value, const_str_eq, get, get_string,
-        key_error, lists, primary_keys, put, put_string, stores_field_as, unknown_entity_type,
+        as_i128, check_entity_type, check_max_len, check_max_value, check_min_value, const_str_eq,
+        get, get_string, key_error, lists, primary_keys, put, put_string, stores_field_as,
+        unknown_entity_type,
     };
     pub use crate::typed::{ConversionError, EntityKey, IndexCopy, IndexInfo, RawKey, TableEntity};
     pub use crate::typed::{ENTITY_TYPE_PROPERTY, ENTITY_VERSION_PROPERTY};

@@ -64,6 +64,7 @@
 //! | `as_string` | stored as its `Display` text, read with `FromStr`: the way to keep a `u64` or `u128` |
 //! | `max_len = 64` | the most UTF-16 code units a string holds (bytes, on a `Vec<u8>`): checked on every write and key, and what lets `table-lint` bound key and entity sizes |
 //! | `max = 999_999` | the largest value an integer holds: checked on every write and key, and what makes a width narrower than the type (`{id:06}` on a `u32`) a sound design |
+//! | `min = 1` | the smallest value an integer holds (never negative): checked where `max` is, and what tells the linter that a key never takes the values below it (a sequence from 1 beside a row keyed `0000000000`) |
 //!
 //! # Key templates
 //!
@@ -1081,6 +1082,18 @@ pub mod support {
             return Err(ConversionError::WrongType {
                 property: name.to_owned(),
                 expected: format!("at most {max} (`max`)"),
+                found: value.to_string(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Checks a stored integer against its declared `min`.
+    pub fn check_min_value(name: &str, value: i128, min: u64) -> Result<(), ConversionError> {
+        if value < i128::from(min) {
+            return Err(ConversionError::WrongType {
+                property: name.to_owned(),
+                expected: format!("at least {min} (`min`)"),
                 found: value.to_string(),
             });
         }

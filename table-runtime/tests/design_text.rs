@@ -226,8 +226,8 @@ fn examples_are_the_keys_the_entity_writes() {
             "department",
             1,
             SampleBounds {
-                max: None,
                 max_len: Some(64),
+                ..Default::default()
             },
         ),
         employee_id: u32::sample_within(
@@ -235,7 +235,7 @@ fn examples_are_the_keys_the_entity_writes() {
             1,
             SampleBounds {
                 max: Some(999_999),
-                max_len: None,
+                ..Default::default()
             },
         ),
         email: sample("email"),

@@ -141,6 +141,8 @@ pub struct Field {
     pub max_len: Option<usize>,
     /// The largest value the (integer) field holds, if declared.
     pub max: Option<u64>,
+    /// The smallest value the (integer) field holds, if declared (never negative).
+    pub min: Option<u64>,
 }
 
 /// A key template with where it was written.
@@ -505,6 +507,7 @@ pub(crate) fn field(f: FieldAttrs, rename_all: Option<ident_case::RenameRule>) -
         as_string: *f.as_string,
         max_len: f.max_len.as_ref().map(|m| **m),
         max: f.max.as_ref().map(|m| **m),
+        min: f.min.as_ref().map(|m| **m),
         ident,
     })
 }

@@ -97,6 +97,11 @@ pub struct FieldAttrs {
     /// entity is written, and what lets a width narrower than the type (`{id:06}` on a `u32`).
     #[darling(default)]
     pub max: Option<SpannedValue<u64>>,
+    /// `min = 1`: the smallest value an integer field holds; enforced when a key or the entity
+    /// is written, and what tells a key that never takes a value below it (a sequence that
+    /// starts at 1 beside a row keyed `0000000000`).
+    #[darling(default)]
+    pub min: Option<SpannedValue<u64>>,
 }
 
 /// `index(name = "…", partition_key = "…", row_key = "…", project(a, b))`.

@@ -277,6 +277,23 @@ ProblemKind::ReservedProperty,
                 darling::Error::custom("`max` bounds an integer field").with_span(&field.ident),
             );
         }
+        if field.min.is_some() && !matches!(kind, TypeKind::Integer { .. }) {
+            errors.push(
+                ProblemKind::FieldAttribute,
+                darling::Error::custom("`min` bounds an integer field").with_span(&field.ident),
+            );
+        }
+        if let (Some(min), Some(max)) = (field.min, field.max)
+            && min > max
+        {
+            errors.push(
+                ProblemKind::FieldAttribute,
+                darling::Error::custom(format!(
+                    "`min = {min}` is above `max = {max}`: no value fits"
+                ))
+                .with_span(&field.ident),
+            );
+        }
         // A `u64` (or an `Option` of one) bounded by a `max` an Int64 holds is stored as one,
         // its bound checked on every write; unbounded it is refused.
         let unsigned_64 = matches!(

@@ -43,11 +43,15 @@ fn sample_expr(field: &Field, n: u8) -> TokenStream {
     let ty = &field.ty;
     let name = field.ident.to_string();
     let name = name.trim_start_matches("r#");
-    if field.max.is_none() && field.max_len.is_none() {
+    if field.max.is_none() && field.min.is_none() && field.max_len.is_none() {
         return quote!(<#ty as #rt::SampleValue>::sample(#name, #n));
     }
     let max = match field.max {
         Some(max) => quote!(::core::option::Option::Some(#max)),
+        None => quote!(::core::option::Option::None),
+    };
+    let min = match field.min {
+        Some(min) => quote!(::core::option::Option::Some(#min)),
         None => quote!(::core::option::Option::None),
     };
     let max_len = match field.max_len {
@@ -55,7 +59,7 @@ fn sample_expr(field: &Field, n: u8) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
     quote! {
-        <#ty as #rt::SampleValue>::sample_within(#name, #n, #rt::SampleBounds { max: #max, max_len: #max_len })
+        <#ty as #rt::SampleValue>::sample_within(#name, #n, #rt::SampleBounds { max: #max, min: #min, max_len: #max_len })
     }
 }
 

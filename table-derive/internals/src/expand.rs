@@ -157,7 +157,10 @@ fn check_bounds(field: &Field, value: &TokenStream, label: &str) -> TokenStream 
     let max = field.max.map(|max| {
         quote!(#rt::check_max(#rt::as_i128(*#value), #max).map_err(|e| #rt::key_error(#label, e))?;)
     });
-    quote!(#max_len #max)
+    let min = field.min.map(|min| {
+        quote!(#rt::check_min(#rt::as_i128(*#value), #min).map_err(|e| #rt::key_error(#label, e))?;)
+    });
+    quote!(#max_len #max #min)
 }
 
 /// Statements that append one placeholder's value to `__key`.
@@ -576,6 +579,15 @@ fn put_field(field: &Field, bounds_checked: bool) -> TokenStream {
             quote!(#rt::check_max_value(#name, #rt::as_i128(self.#ident), #max)?;)
         }
     });
+    let check_min = field.min.filter(|_| !bounds_checked).map(|min| {
+        if optional {
+            quote!(if let ::core::option::Option::Some(__value) = self.#ident {
+                #rt::check_min_value(#name, #rt::as_i128(__value), #min)?;
+            })
+        } else {
+            quote!(#rt::check_min_value(#name, #rt::as_i128(self.#ident), #min)?;)
+        }
+    });
     let put = if field.json {
         quote!(#rt::put_json(&mut __entity, #name, &self.#ident)?;)
     } else if field.as_string {
@@ -583,7 +595,7 @@ fn put_field(field: &Field, bounds_checked: bool) -> TokenStream {
     } else {
         quote_spanned!(field.ty.span()=> ::table_runtime::__private::put(&mut __entity, #name, &self.#ident)?;)
     };
-    quote!(#check_len #check_max #put)
+    quote!(#check_len #check_max #check_min #put)
 }
 
 pub(crate) fn get_field(field: &Field) -> TokenStream {

@@ -69,12 +69,14 @@ pub enum Follows {
 pub enum Language {
     /// Exactly this text (a literal of the template).
     Literal(String),
-    /// Exactly `width` decimal digits whose value is at most `max`: integers (unsigned as they
-    /// are, signed ones offset by 2^(bits-1)), padded to their type's width or to `{x:0w}`,
-    /// bounded by the type and the field's `max`.
+    /// Exactly `width` decimal digits whose value is from `min` to `max`: integers (unsigned as
+    /// they are, signed ones offset by 2^(bits-1)), padded to their type's width or to `{x:0w}`,
+    /// bounded by the type and the field's `min` and `max`.
     Decimal {
         /// The number of digits.
         width: usize,
+        /// The smallest value the digits may spell.
+        min: u128,
         /// The largest value the digits may spell.
         max: u128,
     },
@@ -82,6 +84,8 @@ pub enum Language {
     /// leading zero, with `-` before a negative value; at most `max`, and at least minus
     /// `min_negative`. Its end in a key is where its run of digits ends.
     Unpadded {
+        /// The smallest value written when none is negative (the field's `min`), 0 otherwise.
+        min: u128,
         /// The largest value written.
         max: u128,
         /// The magnitude of the smallest value written when negatives are (`128` for an `i8`),
@@ -174,10 +178,12 @@ impl Language {
     pub fn count(&self) -> Option<u128> {
         match self {
             Language::Literal(_) => Some(1),
-            Language::Decimal { max, .. } => Some(max.saturating_add(1)),
-            Language::Unpadded { max, min_negative } => {
-                Some(max.saturating_add(1).saturating_add(*min_negative))
-            }
+            Language::Decimal { min, max, .. } => Some((max + 1).saturating_sub(*min)),
+            Language::Unpadded {
+                min,
+                max,
+                min_negative,
+            } => Some((max + 1).saturating_sub(*min).saturating_add(*min_negative)),
             _ => None,
         }
     }
@@ -196,6 +202,7 @@ impl Language {
             return refused("is stored as JSON text, so no key holds it");
         }
         let bound = field.max.map(u128::from);
+        let low = field.min.map_or(0, u128::from);
         Ok(match (&field.kind, format) {
             (TypeKind::String, SegmentFormat::Default) => Language::Verbatim {
                 max_len: field.max_len,
@@ -207,12 +214,16 @@ impl Language {
                 let width = integer_width(*bits);
                 let all = (1u128 << bits) - 1;
                 // Signed values are written offset by 2^(bits-1); a bound moves with them.
-                let max = match (signed, bound) {
-                    (_, None) => all,
-                    (false, Some(b)) => b.min(all),
-                    (true, Some(b)) => (b + (1u128 << (bits - 1))).min(all),
+                let offset = if *signed { 1u128 << (bits - 1) } else { 0 };
+                let max = match bound {
+                    None => all,
+                    Some(b) => (b + offset).min(all),
                 };
-                Language::Decimal { width, max }
+                let min = match field.min {
+                    None => 0,
+                    Some(m) => (u128::from(m) + offset).min(all),
+                };
+                Language::Decimal { width, min, max }
             }
             (TypeKind::Integer { bits, signed }, SegmentFormat::Width(width)) if *bits <= 64 => {
                 // A padded segment holds values from 0 (a negative one is refused).
@@ -224,26 +235,36 @@ impl Language {
                 let max = all_digits(width)
                     .min(type_max)
                     .min(bound.unwrap_or(u128::MAX));
-                Language::Decimal { width, max }
+                Language::Decimal {
+                    width,
+                    min: low,
+                    max,
+                }
             }
             (TypeKind::Integer { bits, signed }, SegmentFormat::Unpadded) if *bits <= 64 => {
-                let (type_max, min_negative) = if *signed {
+                // A declared `min` is never negative, so it rules out the `-` too.
+                let (type_max, min_negative) = if *signed && field.min.is_none() {
                     ((1u128 << (bits - 1)) - 1, 1u128 << (bits - 1))
+                } else if *signed {
+                    ((1u128 << (bits - 1)) - 1, 0)
                 } else {
                     ((1u128 << bits) - 1, 0)
                 };
                 Language::Unpadded {
+                    min: low,
                     max: type_max.min(bound.unwrap_or(u128::MAX)),
                     min_negative,
                 }
             }
             (TypeKind::Other, SegmentFormat::Width(width)) => Language::Decimal {
                 width,
+                min: 0,
                 max: all_digits(width),
             },
             // A type of your own that implements the runtime's `UnpaddedInteger`: any integer
             // of up to 64 bits.
             (TypeKind::Other, SegmentFormat::Unpadded) => Language::Unpadded {
+                min: 0,
                 max: u128::from(u64::MAX),
                 min_negative: 1u128 << 63,
             },
@@ -258,6 +279,7 @@ impl Language {
             // Every string of its digits is some second or millisecond, counted up or down.
             (TypeKind::Time | TypeKind::Other, SegmentFormat::Unix(unix)) => Language::Decimal {
                 width: unix.width(),
+                min: 0,
                 max: u128::from(unix.max()),
             },
             (TypeKind::Time | TypeKind::Date | TypeKind::Other, SegmentFormat::Pattern(p)) => {
@@ -368,16 +390,25 @@ impl Segment {
         match &self.language {
             Language::Literal(literal) if text == literal => Ok(()),
             Language::Literal(literal) => Err(format!("`{text}` is not `{literal}`")),
-            Language::Decimal { width, max } => {
+            Language::Decimal { width, min, max } => {
                 let value = decimal(text, *width)?;
                 if value > *max {
                     return Err(format!(
                         "`{text}` is above {max:0width$}, the largest the segment writes"
                     ));
                 }
+                if value < *min {
+                    return Err(format!(
+                        "`{text}` is below {min:0width$}, the smallest the segment writes"
+                    ));
+                }
                 Ok(())
             }
-            Language::Unpadded { max, min_negative } => {
+            Language::Unpadded {
+                min,
+                max,
+                min_negative,
+            } => {
                 let (negative, magnitude) = match text.strip_prefix('-') {
                     Some(m) if *min_negative > 0 => (true, m),
                     _ => (false, text),
@@ -399,6 +430,9 @@ impl Segment {
                 match negative {
                     false if value > *max => Err(format!(
                         "`{text}` is above {max}, the largest the segment writes"
+                    )),
+                    false if value < *min => Err(format!(
+                        "`{text}` is below {min}, the smallest the segment writes"
                     )),
                     true if value > *min_negative => Err(format!(
                         "`{text}` is below -{min_negative}, the smallest the segment writes"

@@ -55,9 +55,14 @@ enum Piece {
     /// digits).
     Digits { low: Vec<u8>, high: Vec<u8> },
     /// The decimal text of an integer: `0`, or up to `high.len()` digits without a leading
-    /// zero spelling at most `high`; when `negative` is not empty, also `-` and a number from
-    /// 1 to `negative`. Both bounds are written without padding.
-    Number { high: Vec<u8>, negative: Vec<u8> },
+    /// zero spelling at most `high` and at least `low` (none when `low` is empty); when
+    /// `negative` is not empty, also `-` and a number from 1 to `negative`. The bounds are
+    /// written without padding.
+    Number {
+        low: Vec<u8>,
+        high: Vec<u8>,
+        negative: Vec<u8>,
+    },
     /// `width` lowercase hex digits.
     Hex(usize),
     /// Free text: 1 to `max` characters that `allowed` admits; when `separator` follows, the
@@ -137,8 +142,17 @@ fn pieces(language: &Language, follows: &Follows, values: Values) -> Vec<Piece> 
     let cap = |max_len: &Option<usize>| max_len.map_or(TEXT_CAP, |m| m.min(TEXT_CAP));
     match language {
         Language::Literal(text) => vec![lit(text)],
-        Language::Decimal { width, max } => vec![range(*width, 0, *max)],
-        Language::Unpadded { max, min_negative } => vec![Piece::Number {
+        Language::Decimal { width, min, max } => vec![range(*width, *min, *max)],
+        Language::Unpadded {
+            min,
+            max,
+            min_negative,
+        } => vec![Piece::Number {
+            low: if *min > 0 {
+                plain_digits(*min)
+            } else {
+                Vec::new()
+            },
             high: plain_digits(*max),
             negative: if *min_negative > 0 {
                 plain_digits(*min_negative)
@@ -281,6 +295,10 @@ const NUMBER_GREATER: u16 = 2;
 const NUMBER_NEGATIVE: u16 = 0b100;
 /// A number's cursor state: the number is `0`, which no digit may follow.
 const NUMBER_ZERO: u16 = 0b1000;
+/// A number's digits so far against its lower bound's (`NUMBER_LESS`, `NUMBER_EQUAL`,
+/// `NUMBER_GREATER`, shifted here), while no more digits than the bound's have been read.
+const NUMBER_LOW_SHIFT: u16 = 4;
+const NUMBER_LOW_ORDER: u16 = 0b11 << NUMBER_LOW_SHIFT;
 
 #[derive(Debug, Clone)]
 struct Automaton {
@@ -357,7 +375,7 @@ impl Automaton {
     fn begin(&self, piece: u16) -> Cursor {
         let state = match self.pieces.get(piece as usize).map(|c| &c.piece) {
             Some(Piece::Digits { .. }) => 0b11,
-            Some(Piece::Number { .. }) => NUMBER_EQUAL,
+            Some(Piece::Number { .. }) => NUMBER_EQUAL | (NUMBER_EQUAL << NUMBER_LOW_SHIFT),
             _ => 0,
         };
         Cursor {
@@ -380,11 +398,23 @@ impl Automaton {
             Piece::Literal(text) => c.at as usize == text.len(),
             Piece::Digits { low, .. } => c.at as usize == low.len(),
             Piece::Hex(width) => c.at as usize == *width,
-            Piece::Number { high, negative } => {
+            Piece::Number {
+                low,
+                high,
+                negative,
+            } => {
                 let minus = c.state & NUMBER_NEGATIVE != 0;
                 let bound = if minus { negative } else { high };
                 let read = c.at as usize - usize::from(minus);
-                read >= 1 && (read < bound.len() || c.state & NUMBER_ORDER != NUMBER_GREATER)
+                // At least the lower bound: more digits than it has, or as many and not less.
+                let above_low = minus
+                    || low.is_empty()
+                    || read > low.len()
+                    || (read == low.len()
+                        && (c.state & NUMBER_LOW_ORDER) >> NUMBER_LOW_SHIFT != NUMBER_LESS);
+                read >= 1
+                    && (read < bound.len() || c.state & NUMBER_ORDER != NUMBER_GREATER)
+                    && above_low
             }
             Piece::Text { separator, .. } => {
                 c.at >= 1
@@ -438,7 +468,11 @@ impl Automaton {
             Piece::Hex(width) => {
                 (at < *width && matches!(ch, '0'..='9' | 'a'..='f')).then(|| next(0))
             }
-            Piece::Number { high, negative } => {
+            Piece::Number {
+                low,
+                high,
+                negative,
+            } => {
                 if at == 0 && ch == '-' {
                     return (!negative.is_empty()).then(|| next(NUMBER_EQUAL | NUMBER_NEGATIVE));
                 }
@@ -462,7 +496,17 @@ impl Automaton {
                     order => order,
                 };
                 let zero = if read == 0 && d == 0 { NUMBER_ZERO } else { 0 };
-                Some(next(order | (c.state & NUMBER_NEGATIVE) | zero))
+                let low_order = match (c.state & NUMBER_LOW_ORDER) >> NUMBER_LOW_SHIFT {
+                    NUMBER_EQUAL if !minus && read < low.len() => match d.cmp(&low[read]) {
+                        std::cmp::Ordering::Less => NUMBER_LESS,
+                        std::cmp::Ordering::Equal => NUMBER_EQUAL,
+                        std::cmp::Ordering::Greater => NUMBER_GREATER,
+                    },
+                    order => order,
+                };
+                Some(next(
+                    order | (c.state & NUMBER_NEGATIVE) | zero | (low_order << NUMBER_LOW_SHIFT),
+                ))
             }
             Piece::Text {
                 escaped,
@@ -763,6 +807,10 @@ mod tests {
                 guid: Uuid,
                 #[table(max_len = 3)]
                 short: String,
+                #[table(min = 10, max = 500)]
+                seq: u32,
+                #[table(min = 1)]
+                signed: i32,
             }
         })
     }
@@ -942,5 +990,31 @@ mod tests {
         )
         .expect("two numbers on each side");
         assert!(w.keys[0].contains('-'), "{w:?}");
+    }
+
+    /// A declared `min` keeps the values below it out of the key space, padded or not: a
+    /// sequence from 1 never takes a footer's `0000000000`.
+    #[test]
+    fn a_lower_bound_keeps_smaller_values_out() {
+        assert_eq!(meet("{seq:010}", "0000000000"), None);
+        assert_eq!(meet("{seq:010}", "0000000009"), None);
+        assert!(meet("{seq:010}", "0000000010").is_some());
+        assert_eq!(meet("{seq:010}", "0000000501"), None);
+        assert_eq!(meet("{seq:unpadded}", "9"), None);
+        assert_eq!(meet("{seq:unpadded}", "0"), None);
+        assert!(meet("{seq:unpadded}", "10").is_some());
+        assert!(meet("{seq:unpadded}", "500").is_some());
+        assert_eq!(meet("{seq:unpadded}", "501"), None);
+        // Three digits from 100 up to 500, and two digits from 10.
+        assert_eq!(meet("{seq:unpadded}", "{small:03}").unwrap().keys, ["100"]);
+        let w = meet("{seq:unpadded}_x", "{year:unpadded}_x").expect("a shared number");
+        let n: u32 = w.keys[0].trim_end_matches("_x").parse().expect("a number");
+        assert!((10..=500).contains(&n), "{w:?}");
+        // A signed number bounded below by 1: no `-`, no `0`, and its offset form starts at 1.
+        assert_eq!(meet("{signed:unpadded}", "-1"), None);
+        assert_eq!(meet("{signed:unpadded}", "0"), None);
+        assert!(meet("{signed:unpadded}", "1").is_some());
+        assert_eq!(meet("{signed}", "2147483648"), None);
+        assert!(meet("{signed}", "2147483649").is_some());
     }
 }

@@ -38,7 +38,9 @@ use table_runtime::index::{
     INDEX_NAME_PROPERTY, INDEX_SOURCE_PARTITION_PROPERTY, INDEX_SOURCE_ROW_PROPERTY, Keys,
     copy_marker,
 };
-use table_runtime::typed::support::{check_entity_type, check_max_len, check_max_value};
+use table_runtime::typed::support::{
+    check_entity_type, check_max_len, check_max_value, check_min_value,
+};
 use table_runtime::typed::{ENTITY_TYPE_PROPERTY, ENTITY_VERSION_PROPERTY};
 use table_runtime::uuid::Uuid;
 use table_runtime::{ConversionError, Entity, Value};
@@ -763,6 +765,9 @@ fn check_bounds(field: &Field, read: &FieldRead) -> Result<(), ConversionError> 
     }
     if let (Some(max), Some(KeyValue::Integer(n))) = (field.max, &read.key) {
         check_max_value(&field.property, *n, max)?;
+    }
+    if let (Some(min), Some(KeyValue::Integer(n))) = (field.min, &read.key) {
+        check_min_value(&field.property, *n, min)?;
     }
     Ok(())
 }

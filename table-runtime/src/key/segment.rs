@@ -218,6 +218,16 @@ pub fn check_max(value: i128, max: u64) -> Result<(), KeyEncodingError> {
     Ok(())
 }
 
+/// Checks an integer against the design's `min` before it becomes a key.
+pub fn check_min(value: i128, min: u64) -> Result<(), KeyEncodingError> {
+    if value < i128::from(min) {
+        return Err(KeyEncodingError(format!(
+            "{value} is below the design's bound `min = {min}`"
+        )));
+    }
+    Ok(())
+}
+
 macro_rules! unsigned_segment {
     ($($t:ty),*) => {$(
         impl KeySegment for $t {
