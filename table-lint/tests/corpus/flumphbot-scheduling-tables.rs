@@ -26,6 +26,7 @@
 //! upsert_entity is the SDK's default, insert-or-merge.
 
 use table_runtime::{Backend, BatchOperation, IfMatch, Query, Table, TableEntity};
+use time::OffsetDateTime;
 use uuid::Uuid;
 
 #[derive(TableEntity)]
@@ -56,12 +57,12 @@ struct Poll {
 }
 
 #[derive(TableEntity)]
-#[table(name = "polloptions", partition_key = "{poll_id}", row_key = "{date}")]
+#[table(name = "polloptions", partition_key = "{poll_id}", row_key = "{date:%Y-%m-%dT%H:%M:%S}")]
 struct PollOption {
     poll_id: Uuid,
-    /// `date.isoformat()` of a naive datetime, e.g. `2026-03-05T00:00:00`.
-    #[table(max_len = 32)]
-    date: String,
+    /// `date.isoformat()` of a naive datetime, e.g. `2026-03-05T00:00:00`; only in the RowKey.
+    #[table(key_only)]
+    date: OffsetDateTime,
     vote_count: i32,
 }
 

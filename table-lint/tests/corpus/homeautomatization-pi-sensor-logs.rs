@@ -19,7 +19,7 @@ use table_runtime::{Backend, IfMatch, Query, Table, TableEntity};
 use time::OffsetDateTime;
 
 #[derive(TableEntity)]
-#[table(name = "presence", partition_key = "presence", row_key = "{at:iso}")]
+#[table(name = "presence", partition_key = "presence", row_key = "{at:%Y-%m-%d %H:%M:%S}")]
 struct PresenceChange {
     /// The UTC time of the change, only in the RowKey.
     #[table(key_only)]
@@ -31,7 +31,7 @@ struct PresenceChange {
 }
 
 #[derive(TableEntity)]
-#[table(name = "temperature", partition_key = "temperature", row_key = "{at:iso}")]
+#[table(name = "temperature", partition_key = "temperature", row_key = "{at:%Y-%m-%d %H:%M:%S}")]
 struct TemperatureObservation {
     /// The UTC time of the reading, in the RowKey; stored again as the `datetime` text.
     #[table(key_only)]
@@ -43,7 +43,7 @@ struct TemperatureObservation {
 }
 
 #[derive(TableEntity)]
-#[table(name = "address", partition_key = "address", row_key = "{at:iso}")]
+#[table(name = "address", partition_key = "address", row_key = "{at:%Y-%m-%d %H:%M:%S}")]
 struct IpAddressChange {
     /// The UTC time the new address was seen, only in the RowKey.
     #[table(key_only)]

@@ -26,12 +26,13 @@ use table_runtime::{Backend, Query, Table, TableEntity};
 use time::OffsetDateTime;
 
 #[derive(TableEntity)]
-#[table(name = "pms5003Data", partition_key = "{location}", row_key = "{read_at:iso}")]
+#[table(name = "pms5003Data", partition_key = "{location}", row_key = "{read_at:yyyy-MM-ddTHH:mm:ss}")]
 #[table(rename_all = "PascalCase")]
 struct PointMeasurementEntity {
     #[table(max_len = 32)]
     location: String,
     /// The reading's local time; only in the key in the original (as `yyyy-MM-ddTHH:mm:ss`).
+    #[table(key_only)]
     read_at: OffsetDateTime,
     /// The reading's UTC time.
     read_date_time: OffsetDateTime,
@@ -44,12 +45,13 @@ struct PointMeasurementEntity {
 }
 
 #[derive(TableEntity)]
-#[table(name = "HourLogMeasurement", partition_key = "{location}", row_key = "{read_at:iso}")]
+#[table(name = "HourLogMeasurement", partition_key = "{location}", row_key = "{read_at:yyyy-MM-ddTHH:mm:ss}")]
 #[table(rename_all = "PascalCase")]
 struct HourLogMeasurementEntity {
     #[table(max_len = 32)]
     location: String,
     /// The start of the hour; only in the key in the original.
+    #[table(key_only)]
     read_at: OffsetDateTime,
     read_date_time: OffsetDateTime,
     number_of_points: i32,
@@ -74,12 +76,13 @@ struct HourLogMeasurementEntity {
 }
 
 #[derive(TableEntity)]
-#[table(name = "DayLogMeasurement", partition_key = "{location}", row_key = "{read_at:iso}")]
+#[table(name = "DayLogMeasurement", partition_key = "{location}", row_key = "{read_at:yyyy-MM-ddTHH:mm:ss}")]
 #[table(rename_all = "PascalCase")]
 struct DayLogMeasurementEntity {
     #[table(max_len = 32)]
     location: String,
     /// Midnight starting the day; only in the key in the original.
+    #[table(key_only)]
     read_at: OffsetDateTime,
     read_date_time: OffsetDateTime,
     number_of_points: i32,

@@ -25,10 +25,11 @@ enum CandlePriceType {
 }
 
 #[derive(TableEntity)]
-#[table(name = "minute", partition_key = "{price_type}", row_key = "{bucket:iso}")]
+#[table(name = "minute", partition_key = "{price_type}", row_key = "{bucket:yyyy-MM-ddTHH:mm:ss}")]
 struct CandleHistoryRow {
     price_type: CandlePriceType,
-    /// The start of the bucket the candles belong to (the hour, for minute candles).
+    /// The start of the bucket the candles belong to (the hour, for minute candles), only in the RowKey.
+    #[table(key_only)]
     bucket: OffsetDateTime,
     /// `JsonConvert.SerializeObject(Candles)`: O, C, H, L, T (tick), V, OV, LTP, U per candle.
     #[table(rename = "Data")]

@@ -21,7 +21,7 @@ use time::OffsetDateTime;
 #[table(
     name = "CallTimeLimits",
     partition_key = "{method}_{client_id}",
-    row_key = "{called_at:iso}.{attempt:03}"
+    row_key = "{called_at:yyyy-MM-dd HH:mm:ss}.{attempt:03}"
 )]
 #[table(rename_all = "PascalCase")]
 struct ApiCallHistoryRecord {

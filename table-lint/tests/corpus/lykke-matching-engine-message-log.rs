@@ -20,7 +20,7 @@ use time::OffsetDateTime;
 #[table(
     name = "BalanceUpdatesLog",
     partition_key = "{logged_on:yyyyMMdd}",
-    row_key = "{message_timestamp:iso}_{message_id}"
+    row_key = "{message_timestamp:yyyy-MM-dd HH:mm:ss}_{message_id}"
 )]
 #[table(rename_all = "camelCase")]
 struct MessageLogEntry {

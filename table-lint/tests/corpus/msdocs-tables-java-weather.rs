@@ -16,7 +16,7 @@ use table_runtime::{Backend, IfMatch, Query, Table, TableEntity};
 use time::OffsetDateTime;
 
 #[derive(TableEntity)]
-#[table(name = "WeatherData", partition_key = "{station_name}", row_key = "{observed_at:iso}")]
+#[table(name = "WeatherData", partition_key = "{station_name}", row_key = "{observed_at:yyyy-MM-dd HH:mm}")]
 #[table(rename_all = "PascalCase")]
 struct WeatherObservation {
     station_name: String,
