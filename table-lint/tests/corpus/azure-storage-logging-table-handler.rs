@@ -18,13 +18,13 @@ use time::OffsetDateTime;
 #[derive(TableEntity)]
 #[table(
     name = "logs",
-    partition_key = "{minute:iso}",
-    row_key = "{created:iso}-{hostname:escaped}-{process:010}-{rowno:02}"
+    partition_key = "{created:%Y%m%d%H%M}",
+    row_key = "{created:yyyyMMddHHmmssfff}-{hostname:escaped}-{process:010}-{rowno:02}"
 )]
 struct LogRecordEntity {
-    /// The record's time truncated to the minute (`%Y%m%d%H%M` in the original).
-    minute: OffsetDateTime,
-    /// The record's time to the millisecond (`%Y%m%d%H%M%S` and `%(msecs)03d`).
+    /// The record's time: its minute is the PartitionKey (`%Y%m%d%H%M`), and the RowKey starts
+    /// with it to the millisecond (`%Y%m%d%H%M%S` then `%(msecs)03d`); kept only in the keys.
+    #[table(key_only)]
     created: OffsetDateTime,
     /// `socket.gethostname()`; host names hold `-`, the original writes them verbatim.
     hostname: String,

@@ -32,11 +32,12 @@ struct WorkflowCorrelation {
 
 /// The row written when the applicant already has one: the id and the local time.
 #[derive(TableEntity)]
-#[table(name = "WorkflowCorrelations", partition_key = "ApprovalWorkflow", row_key = "{entity_id}_{at:iso}")]
+#[table(name = "WorkflowCorrelations", partition_key = "ApprovalWorkflow", row_key = "{entity_id}_{at:yyyyMMddTHHmmssfff}")]
 #[table(rename_all = "PascalCase")]
 struct ResubmittedWorkflowCorrelation {
     entity_id: String,
-    /// `DateTime.Now`, written `yyyyMMddTHHmmssfff` in the original.
+    /// `DateTime.Now`, written `yyyyMMddTHHmmssfff`; only in the RowKey.
+    #[table(key_only)]
     at: OffsetDateTime,
     instance_id: String,
 }

@@ -27,7 +27,7 @@ use table_runtime::{Backend, Query, Table, TableEntity};
 use time::OffsetDateTime;
 
 #[derive(TableEntity)]
-#[table(name = "UserSignInHistory", partition_key = "UH", row_key = "{sign_in_date:iso}")]
+#[table(name = "UserSignInHistory", partition_key = "UH", row_key = "{sign_in_date:yyyy-MM-dd HH:mm:ss.fff}")]
 #[table(rename_all = "PascalCase")]
 struct UserSignInHistoryEntity {
     /// `DateTime.UtcNow`; the RowKey is its text.
@@ -37,7 +37,7 @@ struct UserSignInHistoryEntity {
 }
 
 #[derive(TableEntity)]
-#[table(name = "UserActionHistory", partition_key = "UAH", row_key = "{action_date:iso}")]
+#[table(name = "UserActionHistory", partition_key = "UAH", row_key = "{action_date:yyyy-MM-dd HH:mm:ss.fff}")]
 #[table(rename_all = "PascalCase")]
 struct UserActionHistoryEntity {
     action_date: OffsetDateTime,
@@ -50,7 +50,7 @@ struct UserActionHistoryEntity {
 }
 
 #[derive(TableEntity)]
-#[table(name = "KeyValueHistory", partition_key = "{key_value_id}", row_key = "{date_time:iso}")]
+#[table(name = "KeyValueHistory", partition_key = "{key_value_id}", row_key = "{date_time:yyyy-MM-dd HH:mm:ss.fff}")]
 #[table(rename_all = "PascalCase")]
 struct KeyValueHistoricEntity {
     #[table(max_len = 200)]
@@ -66,12 +66,13 @@ struct KeyValueHistoricEntity {
 }
 
 #[derive(TableEntity)]
-#[table(name = "AccessTokenHistory", partition_key = "{token_id}", row_key = "{changed_at:iso}")]
+#[table(name = "AccessTokenHistory", partition_key = "{token_id}", row_key = "{changed_at:yyyy-MM-dd HH:mm:ss.fff}")]
 #[table(rename_all = "PascalCase")]
 struct AccountTokenHistoryEntity {
     #[table(max_len = 64)]
     token_id: String,
     /// `DateTime.UtcNow`; only in the RowKey in the original.
+    #[table(key_only)]
     changed_at: OffsetDateTime,
     user_name: String,
     access_list: String,
