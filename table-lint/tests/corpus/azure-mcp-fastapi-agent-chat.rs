@@ -61,7 +61,7 @@ struct ChatSession {
 }
 
 #[derive(TableEntity)]
-#[table(name = "messages", partition_key = "{session_id}", row_key = "{created_at:iso}_{id}")]
+#[table(name = "messages", partition_key = "{session_id}", row_key = "{created_at:%Y-%m-%dT%H:%M:%S.%f}+00:00_{id}")]
 struct ChatMessage {
     session_id: Uuid,
     /// `datetime.now(timezone.utc).isoformat()`, also the start of the RowKey.

@@ -19,11 +19,12 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 #[derive(TableEntity)]
-#[table(name = "ExecutionLogs", partition_key = "{execution_id}", row_key = "{at:iso}-{sequence:04}")]
+#[table(name = "ExecutionLogs", partition_key = "{execution_id}", row_key = "{at:%Y-%m-%dT%H:%M:%S.%f}Z-{sequence:04}")]
 #[table(rename_all = "PascalCase")]
 struct ExecutionLogLine {
     execution_id: Uuid,
-    /// `datetime.utcnow()`, written with microseconds and a `Z`.
+    /// `datetime.utcnow()`, written with microseconds and a `Z`; only in the RowKey.
+    #[table(key_only)]
     at: OffsetDateTime,
     /// Lines of this execution at the same instant, counted by the writing process.
     #[table(max = 9999)]

@@ -19,15 +19,15 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 #[derive(TableEntity)]
-#[table(name = "conversations", partition_key = "{user_id}", row_key = "{conversation_id}_{turn_at:iso}")]
+#[table(name = "conversations", partition_key = "{user_id}", row_key = "{conversation_id}_{turn_at:%Y%m%d%H%M%S%f}")]
 struct ConversationTurn {
     /// `meta.user['id']`; not stored as a property of its own.
     #[table(rename = "user_id")]
     user_id: String,
     /// A uuid4 by default.
     conversation_id: String,
-    /// `message.timestamp`; the RowKey has it as `%Y%m%d%H%M%S%f`.
-    #[table(rename = "turn_at")]
+    /// `message.timestamp`, kept only in the RowKey, as `%Y%m%d%H%M%S%f`.
+    #[table(rename = "turn_at", key_only)]
     turn_at: OffsetDateTime,
     message_id: Uuid,
     /// The same instant as ISO text.
