@@ -70,15 +70,14 @@ struct Vendor {
 }
 
 #[derive(TableEntity)]
-#[table(name = "RateLimits", partition_key = "RateLimit", row_key = "{ip_key}_{minute_window}")]
+#[table(name = "RateLimits", partition_key = "RateLimit", row_key = "{ip_key}_{minute_window:%Y%m%d_%H%M}")]
 #[table(rename_all = "PascalCase")]
 struct RateLimitWindow {
     /// The client IP with `.` and `:` replaced by `_`.
     #[table(max_len = 45)]
     ip_key: String,
-    /// `%Y%m%d_%H%M`: the minute.
-    #[table(max_len = 13)]
-    minute_window: String,
+    /// The minute of the request, written `%Y%m%d_%H%M` (`20240501_1020`).
+    minute_window: OffsetDateTime,
     request_count: i32,
     #[table(rename = "ClientIP")]
     client_ip: String,

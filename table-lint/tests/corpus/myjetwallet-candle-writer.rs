@@ -16,13 +16,14 @@
 //! `$filter`: each stream starts at that partition and runs to the end of the table.
 
 use table_runtime::{Backend, Query, Table, TableEntity};
-use time::OffsetDateTime;
+use time::Date;
 
 #[derive(TableEntity)]
-#[table(name = "BTCUSD0", partition_key = "{day:date}", row_key = "{hour:02}")]
+#[table(name = "BTCUSD0", partition_key = "{day:%Y%m%d}", row_key = "{hour:02}")]
 struct MinuteCandleRow {
-    /// The candles' day (`%Y%m%d` in the original).
-    day: OffsetDateTime,
+    /// The candles' day, written `%Y%m%d`; only in the PartitionKey.
+    #[table(key_only)]
+    day: Date,
     #[table(max = 23)]
     hour: u8,
     /// Up to 60 minute candles.

@@ -19,7 +19,7 @@ use time::OffsetDateTime;
 #[derive(TableEntity)]
 #[table(
     name = "ShortUrlsExpiryIndex",
-    partition_key = "{expires_at:date}",
+    partition_key = "{expires_at:yyyyMMdd}",
     row_key = "{time_of_day}|{alias_row_key}"
 )]
 #[table(rename_all = "PascalCase")]
