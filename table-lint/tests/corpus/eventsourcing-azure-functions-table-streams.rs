@@ -35,7 +35,7 @@ struct StreamEvent {
     #[table(key_only)]
     instance_key: String,
     /// The event's position in the stream, from 1; only in the RowKey.
-    #[table(key_only, max = 2_147_483_647)]
+    #[table(key_only, min = 1, max = 2_147_483_647)]
     sequence: u32,
     event_type: String,
     context_commentary: Option<String>,
