@@ -307,6 +307,7 @@ fn read_integer(
         let (value, rest) = match format {
             SegmentFormat::Width(width) => T::parse_padded(text, width)?,
             SegmentFormat::Unpadded => T::parse_unpadded(text)?,
+            SegmentFormat::Inverted(top) => T::parse_inverted(text, top)?,
             _ => T::parse_key(text, Follows::End)?,
         };
         Ok((KeyValue::Integer(value.into()), rest))
@@ -353,6 +354,7 @@ fn push_integer(
         })?;
         match format {
             SegmentFormat::Width(width) => v.push_padded(out, width),
+            SegmentFormat::Inverted(top) => v.push_inverted(out, top),
             SegmentFormat::Unpadded => {
                 v.push_unpadded(out);
                 Ok(())

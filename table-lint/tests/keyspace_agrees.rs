@@ -2,11 +2,11 @@
 //! the derive writes for random values is in its template's key space, and a string near such
 //! a key (one character changed, dropped or doubled) is in the key space exactly when the
 //! derive's own parser reads it back into values that the derive writes as that same string.
-//! The templates hold every kind of segment: integers bounded below and above, compact and ISO
-//! time buckets, custom date-time patterns (one of them out of time order, on a calendar day),
-//! and fixed-width segments side by side with no separator.
+//! The templates hold every kind of segment: integers bounded below and above (one counted
+//! down), compact and ISO time buckets, custom date-time patterns (one of them out of time
+//! order, on a calendar day), and fixed-width segments side by side with no separator.
 
-// The derive's point query takes every key field as an argument: sixteen here.
+// The derive's point query takes every key field as an argument: seventeen here.
 #![allow(clippy::too_many_arguments)]
 
 use table_derive_internals::keyspace::KeySpace;
@@ -21,7 +21,7 @@ mod compiled_and_read;
 
 compiled_and_read! { SOURCE;
     #[derive(Debug, Clone, PartialEq, TableEntity)]
-    #[table(name = "Keys", partition_key = "{tenant}_{day:yyyyMMdd}~{hour:hour}", row_key = "{a:06}{b}.{c}_{j:unpadded}:{k:unpadded}_{d:ticks}{e:inverted_ticks}{f}{m:simple}{n:inverted_unix_ms}_{g:escaped}__{h}_{i}|{p:%Y-%m-%d %H:%M:%S.%f}{q:dd.MM.yyyy}")]
+    #[table(name = "Keys", partition_key = "{tenant}_{day:yyyyMMdd}~{hour:hour}", row_key = "{a:06}{b}.{c}_{j:unpadded}:{k:unpadded}_{d:ticks}{e:inverted_ticks}{f}{m:simple}{n:inverted_unix_ms}_{g:escaped}__{h}_{i}|{p:%Y-%m-%d %H:%M:%S.%f}{q:dd.MM.yyyy}{r:inverted}")]
     struct Sample {
         #[table(max_len = 8)]
         tenant: String,
@@ -44,6 +44,8 @@ compiled_and_read! { SOURCE;
         n: OffsetDateTime,
         p: OffsetDateTime,
         q: Date,
+        #[table(min = 2)]
+        r: i16,
     }
 }
 
@@ -138,6 +140,10 @@ impl Random {
             n: self.unix_era_time(),
             p: self.time(),
             q: self.time().date(),
+            r: match self.below(3) {
+                0 => self.below(6) as i16 - 2,
+                _ => self.next() as i16,
+            },
         }
     }
 }

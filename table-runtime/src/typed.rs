@@ -230,6 +230,12 @@
 //! `{at:ticks}` writes ascending .NET ticks; `{at}` and `{at:iso}` the fixed-width ISO form;
 //! `{at:date}` a day bucket, `{at:yyyyMMdd}` the same day as `20260301`. Fields of type `time::OffsetDateTime` or [`DateTime`] take them.
 //!
+//! `{seq:inverted}` counts an integer down from the largest value its field holds (its `max`,
+//! or its type's: `i32` counts down from 2147483647, ten digits), so the largest come first:
+//! the newest-first sequence numbers .NET writes as `(int.MaxValue - seq).ToString("D10")`, or
+//! `9999999999999 - Date.now()` on an `i64` with `max = 9_999_999_999_999`. Ranges over it flip
+//! their bounds for you, and the design gets a `latest(n)` query as inverted ticks do.
+//!
 //! Keys other code wrote with a date-time pattern of its own take that pattern as the format:
 //! .NET's letters (`{at:yyyyMMddHHmmss}`, `{at:yyyy-MM-dd HH:mm:ss.fff}`) or `strftime`'s
 //! directives (`{at:%Y-%m-%d %H:%M:%S}`, `{at:%Y%m%d%H%M%S%f}`). The units are a four-digit

@@ -406,7 +406,7 @@ impl Design {
                     .into_iter()
                     .chain(index_keys)
                 {
-                    days_as_dates(key, &fields);
+                    resolve_formats(key, &fields);
                 }
                 Some(Design {
                     ident: attrs.ident.clone(),
@@ -437,18 +437,29 @@ impl Design {
     }
 }
 
-/// A `Date` placeholder without a format is written as its day, `yyyy-MM-dd`: the same text as
-/// `{day:date}`, so the key holds it as that format and every reader of the template (the key
-/// space, the rules) sees a day.
-fn days_as_dates(key: &mut Key, fields: &[Field]) {
+/// Fills in what a placeholder's format takes from its field, so that every reader of the
+/// template (the key space, the rules, the generated code) sees it:
+/// - a `Date` without a format is written as its day, `yyyy-MM-dd`, the same text as
+///   `{day:date}`;
+/// - `{seq:inverted}` counts down from the field's largest value (its `max`, or its type's).
+fn resolve_formats(key: &mut Key, fields: &[Field]) {
     for part in &mut key.template.parts {
-        if let Part::Placeholder { field, format } = part
-            && *format == SegmentFormat::Default
-            && fields
-                .iter()
-                .any(|f| f.ident == field.as_str() && *f.kind.value() == TypeKind::Date)
-        {
-            *format = SegmentFormat::Bucket(Bucket::new(Grain::Day, false));
+        let Part::Placeholder { field, format } = part else {
+            continue;
+        };
+        let Some(f) = fields.iter().find(|f| f.ident == field.as_str()) else {
+            continue;
+        };
+        match (&*format, f.kind.value()) {
+            (SegmentFormat::Default, TypeKind::Date) => {
+                *format = SegmentFormat::Bucket(Bucket::new(Grain::Day, false));
+            }
+            (SegmentFormat::Inverted(_), TypeKind::Integer { .. }) => {
+                if let Some(top) = f.largest() {
+                    *format = SegmentFormat::Inverted(top);
+                }
+            }
+            _ => {}
         }
     }
 }
@@ -586,6 +597,23 @@ impl Field {
         !self.skip && !self.key_only
     }
 
+    /// The largest value an integer field holds: its declared `max` (within its type), or its
+    /// type's largest; `None` for other fields and for integers over 64 bits.
+    pub fn largest(&self) -> Option<u64> {
+        let TypeKind::Integer { bits, signed } = *self.kind.value() else {
+            return None;
+        };
+        if bits > 64 {
+            return None;
+        }
+        let type_max = if signed {
+            (1u64 << (bits - 1)) - 1
+        } else {
+            u64::MAX >> (64 - bits)
+        };
+        Some(self.max.map_or(type_max, |m| m.min(type_max)))
+    }
+
     /// The digits the field's largest value needs: its declared `max`, or its type's width.
     pub fn value_width(&self) -> Option<usize> {
         match (self.max, &self.kind) {
@@ -620,7 +648,10 @@ impl Field {
 
 /// Whether a format needs an integer.
 pub fn needs_integer(format: SegmentFormat) -> bool {
-    matches!(format, SegmentFormat::Width(_) | SegmentFormat::Unpadded)
+    matches!(
+        format,
+        SegmentFormat::Width(_) | SegmentFormat::Unpadded | SegmentFormat::Inverted(_)
+    )
 }
 
 #[cfg(test)]

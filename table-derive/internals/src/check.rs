@@ -552,6 +552,14 @@ fn check_segment_field(
             {
                 Some("is not an integer, so it can't be `:unpadded`".to_owned())
             }
+            (TypeKind::Time | TypeKind::Date, SegmentFormat::Inverted(_)) => Some(
+                "is a time; write `:inverted_ticks` or `:inverted_unix_ms` to count it down"
+                    .to_owned(),
+            ),
+            // The largest value must be known to count down from it: an integer's type or `max`.
+            (kind, SegmentFormat::Inverted(_)) if !matches!(kind, TypeKind::Integer { .. }) => {
+                Some("is not an integer, so it can't be `:inverted`".to_owned())
+            }
             (kind, SegmentFormat::Simple) if *kind != TypeKind::Uuid => Some(
                 "is not a `Uuid`, so it can't be `:simple` (a GUID without hyphens)".to_owned(),
             ),

@@ -195,6 +195,10 @@ fn push_segment(
         SegmentFormat::Unpadded => quote_spanned! {span=>
             <#ty as #rt::UnpaddedInteger>::push_unpadded(#value, &mut __key);
         },
+        SegmentFormat::Inverted(top) => quote_spanned! {span=>
+            <#ty as #rt::PaddedInteger>::push_inverted(#value, &mut __key, #top)
+                .map_err(|e| #rt::key_error(#label, e))?;
+        },
         time => {
             let format = time_format(time);
             quote_spanned! {span=>
@@ -228,6 +232,9 @@ fn parse_segment(
         }
         SegmentFormat::Unpadded => {
             quote_spanned!(span=> <#ty as #rt::UnpaddedInteger>::parse_unpadded(__rest))
+        }
+        SegmentFormat::Inverted(top) => {
+            quote_spanned!(span=> <#ty as #rt::PaddedInteger>::parse_inverted(__rest, #top))
         }
         time => {
             let format = time_format(time);

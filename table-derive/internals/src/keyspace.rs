@@ -256,6 +256,22 @@ impl Language {
                     min_negative,
                 }
             }
+            // Counted down from the largest value: the key is `top - value`, so a `min` bounds
+            // it from above.
+            // (A template read apart from its design has not had its largest value filled in:
+            // it is the field's.)
+            (TypeKind::Integer { bits, .. }, SegmentFormat::Inverted(top)) if *bits <= 64 => {
+                let top = if top > 0 {
+                    top
+                } else {
+                    field.largest().unwrap_or(0)
+                };
+                Language::Decimal {
+                    width: crate::ast::digits(top),
+                    min: 0,
+                    max: u128::from(top).saturating_sub(low),
+                }
+            }
             (TypeKind::Other, SegmentFormat::Width(width)) => Language::Decimal {
                 width,
                 min: 0,

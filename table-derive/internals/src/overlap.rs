@@ -1017,4 +1017,22 @@ mod tests {
         assert_eq!(meet("{signed}", "2147483648"), None);
         assert!(meet("{signed}", "2147483649").is_some());
     }
+
+    /// A count down from the largest value is that value minus the field's, at the largest
+    /// value's width: a `min` leaves the top of the digits out.
+    #[test]
+    fn counted_down_numbers_meet_as_the_digits_they_write() {
+        // `seq` is at most 500 and at least 10: it writes 000 to 490.
+        assert!(meet("{seq:inverted}", "000").is_some());
+        assert!(meet("{seq:inverted}", "490").is_some());
+        assert_eq!(meet("{seq:inverted}", "491"), None);
+        assert_eq!(meet("{seq:inverted}", "0000"), None);
+        // An i32 counts down from 2147483647, and `signed` starts at 1.
+        assert!(meet("{signed:inverted}", "2147483646").is_some());
+        assert_eq!(meet("{signed:inverted}", "2147483647"), None);
+        assert_eq!(
+            meet("{signed:inverted}", "{seq:010}").unwrap().keys,
+            ["0000000010"]
+        );
+    }
 }

@@ -18,6 +18,12 @@ pub enum SegmentFormat {
     /// form of keys written with `id.ToString()`. Such keys sort as text (`1`, `10`, `2`), not
     /// as numbers; the format exists to read and write keys that a table already holds.
     Unpadded,
+    /// An integer counted down from the largest value the field holds (`{seq:inverted}`):
+    /// that value minus the field's, zero-padded to the value's digits, so the largest come
+    /// first, as .NET's `(int.MaxValue - seq).ToString("D10")` writes them. The largest value is
+    /// the field's `max`, or its type's (`i32`: 2147483647); the design fills it in (0 until it
+    /// is read against the field).
+    Inverted(u64),
     /// Ascending 100 ns ticks, 19 digits (`{at:ticks}`).
     Ticks,
     /// .NET inverted ticks, 19 digits, newest first (`{at:inverted_ticks}`).
@@ -89,7 +95,11 @@ impl SegmentFormat {
             SegmentFormat::Bucket(bucket) => Some(bucket.width()),
             SegmentFormat::Simple => Some(SIMPLE_GUID_WIDTH),
             SegmentFormat::Pattern(pattern) => Some(pattern.width()),
-            SegmentFormat::Default | SegmentFormat::Unpadded | SegmentFormat::Escaped => None,
+            SegmentFormat::Inverted(top) if top > 0 => Some(crate::ast::digits(top)),
+            SegmentFormat::Default
+            | SegmentFormat::Unpadded
+            | SegmentFormat::Escaped
+            | SegmentFormat::Inverted(_) => None,
         }
     }
 
@@ -97,7 +107,9 @@ impl SegmentFormat {
     pub fn newest_first(self) -> bool {
         matches!(
             self,
-            SegmentFormat::InvertedTicks | SegmentFormat::Unix(Unix { inverted: true, .. })
+            SegmentFormat::InvertedTicks
+                | SegmentFormat::Unix(Unix { inverted: true, .. })
+                | SegmentFormat::Inverted(_)
         )
     }
 
@@ -107,6 +119,7 @@ impl SegmentFormat {
             SegmentFormat::Default => String::new(),
             SegmentFormat::Width(w) => format!("0{w}"),
             SegmentFormat::Unpadded => "unpadded".into(),
+            SegmentFormat::Inverted(_) => "inverted".into(),
             SegmentFormat::Ticks => "ticks".into(),
             SegmentFormat::InvertedTicks => "inverted_ticks".into(),
             SegmentFormat::Iso => "iso".into(),
@@ -366,6 +379,7 @@ fn parse_format(field: &str, spec: &str) -> Result<SegmentFormat, TemplateError>
         "raw" => SegmentFormat::Default,
         "escaped" => SegmentFormat::Escaped,
         "unpadded" => SegmentFormat::Unpadded,
+        "inverted" => SegmentFormat::Inverted(0),
         // .NET's `Guid.ToString("N")` names the same form.
         "simple" | "N" => SegmentFormat::Simple,
         digits if digits.bytes().all(|b| b.is_ascii_digit()) => {
@@ -399,7 +413,7 @@ fn parse_format(field: &str, spec: &str) -> Result<SegmentFormat, TemplateError>
         }
         _ => {
             return Err(TemplateError(format!(
-                "unknown format `{spec}` in `{{{field}:{spec}}}`; expected a width like `06`, `unpadded`, `ticks`, `inverted_ticks`, `iso`, Unix time (`unix`, `unix_ms`, `inverted_unix`, `inverted_unix_ms`), a time bucket (`month`, `date`, `hour`, `yyyyMM`, `yyyyMMdd`, `yyyyMMddHH`), `escaped`, `simple` (a GUID without hyphens), or a date-time pattern such as `yyyyMMddHHmmss` or `%Y-%m-%d %H:%M:%S`"
+                "unknown format `{spec}` in `{{{field}:{spec}}}`; expected a width like `06`, `unpadded`, `inverted`, `ticks`, `inverted_ticks`, `iso`, Unix time (`unix`, `unix_ms`, `inverted_unix`, `inverted_unix_ms`), a time bucket (`month`, `date`, `hour`, `yyyyMM`, `yyyyMMdd`, `yyyyMMddHH`), `escaped`, `simple` (a GUID without hyphens), or a date-time pattern such as `yyyyMMddHHmmss` or `%Y-%m-%d %H:%M:%S`"
             )));
         }
     })

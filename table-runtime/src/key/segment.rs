@@ -314,6 +314,49 @@ pub trait PaddedInteger: Sized {
     fn push_padded(&self, out: &mut String, width: usize) -> Result<(), KeyEncodingError>;
     /// Reads `width` digits from the front of `text`.
     fn parse_padded(text: &str, width: usize) -> Result<(Self, &str), KeyEncodingError>;
+
+    /// Appends `top` minus the value, padded to the digits of `top` (`{seq:inverted}`): the
+    /// largest values first, as `(int.MaxValue - seq).ToString("D10")` writes them. A value
+    /// above `top`, or a negative one, is an error.
+    ///
+    /// ```
+    /// use table_runtime::key::segment::PaddedInteger;
+    /// let mut key = String::new();
+    /// 7i32.push_inverted(&mut key, i32::MAX as u64).unwrap();
+    /// assert_eq!(key, "2147483640");
+    /// assert_eq!(i32::parse_inverted("2147483640_x", i32::MAX as u64).unwrap(), (7, "_x"));
+    /// assert!(u8::parse_inverted("256", 255).is_err());
+    /// ```
+    fn push_inverted(&self, out: &mut String, top: u64) -> Result<(), KeyEncodingError> {
+        let mut plain = String::new();
+        self.push_padded(&mut plain, 20)?;
+        let value = encode::parse_unsigned(&plain, 20)?;
+        let counted = top.checked_sub(value).ok_or_else(|| {
+            KeyEncodingError(format!(
+                "{value} is above {top}, the largest value the key counts down from"
+            ))
+        })?;
+        encode::push_unsigned(out, counted, digits(top))
+    }
+
+    /// Reads a value written by [`PaddedInteger::push_inverted`] from the front of `text`.
+    fn parse_inverted(text: &str, top: u64) -> Result<(Self, &str), KeyEncodingError> {
+        let width = digits(top);
+        let (counted, rest) = take(text, width)?;
+        let counted = encode::parse_unsigned(counted, width)?;
+        let value = top.checked_sub(counted).ok_or_else(|| {
+            KeyEncodingError(format!(
+                "`{counted}` is above {top}, the largest value the key counts down from"
+            ))
+        })?;
+        let (value, _) = Self::parse_padded(&format!("{value:020}"), 20)?;
+        Ok((value, rest))
+    }
+}
+
+/// The decimal digits of `n` (1 for 0).
+fn digits(n: u64) -> usize {
+    n.checked_ilog10().map_or(1, |d| d as usize + 1)
 }
 
 /// An integer written as its plain decimal text (`{id:unpadded}`), as `id.ToString()` writes
