@@ -22,7 +22,7 @@ use table_runtime::{Backend, IfMatch, Query, Table, TableEntity};
 #[table(
     name = "EventFlowSnapshots",
     partition_key = "{aggregate_name}::{aggregate_id}",
-    row_key = "{sequence_complement:010}"
+    row_key = "{aggregate_sequence_number:inverted}"
 )]
 struct SnapshotEntity {
     /// The aggregate's name, only in the key.
@@ -30,12 +30,10 @@ struct SnapshotEntity {
     aggregate_name: String,
     #[table(rename = "AggregateId")]
     aggregate_id: String,
-    /// `int.MaxValue - AggregateSequenceNumber`, only in the key.
-    #[table(key_only, max = 2_147_483_647)]
-    sequence_complement: u32,
     /// What the original writes into AggregateName: the whole PartitionKey.
     #[table(rename = "AggregateName")]
     aggregate_name_property: String,
+    /// Also the RowKey, counted down from int.MaxValue.
     #[table(rename = "AggregateSequenceNumber")]
     aggregate_sequence_number: i32,
     #[table(rename = "Data")]
