@@ -59,9 +59,9 @@ enum Piece {
     /// `negative` is not empty, also `-` and a number from 1 to `negative`. The bounds are
     /// written without padding.
     Number {
-        low: Vec<u8>,
-        high: Vec<u8>,
-        negative: Vec<u8>,
+        low: Box<[u8]>,
+        high: Box<[u8]>,
+        negative: Box<[u8]>,
     },
     /// `width` lowercase hex digits.
     Hex(usize),
@@ -149,15 +149,15 @@ fn pieces(language: &Language, follows: &Follows, values: Values) -> Vec<Piece> 
             min_negative,
         } => vec![Piece::Number {
             low: if *min > 0 {
-                plain_digits(*min)
+                plain_digits(*min).into()
             } else {
-                Vec::new()
+                Box::default()
             },
-            high: plain_digits(*max),
+            high: plain_digits(*max).into(),
             negative: if *min_negative > 0 {
-                plain_digits(*min_negative)
+                plain_digits(*min_negative).into()
             } else {
-                Vec::new()
+                Box::default()
             },
         }],
         Language::Ticks => vec![range(TICKS_WIDTH, MIN_TICKS, MAX_TICKS)],
