@@ -95,3 +95,30 @@ fn a_range_over_a_sortable_pattern_reads_a_time_window() {
     let celsius: Vec<f64> = found.iter().map(|r| r.celsius).collect();
     assert_eq!(celsius, [3.0, 4.0, 5.0]);
 }
+
+/// A chat message keyed as .NET's `DateTime.UtcNow.Ticks.ToString()` writes it.
+#[derive(Debug, Clone, PartialEq, TableEntity)]
+#[table(
+    name = "Messages",
+    partition_key = "{pair}",
+    row_key = "{sent:unpadded_ticks}"
+)]
+struct Message {
+    pair: String,
+    #[table(key_only)]
+    sent: OffsetDateTime,
+    text: String,
+}
+
+#[test]
+fn unpadded_ticks_are_the_plain_tick_count() {
+    let m = Message {
+        pair: "ann|bob".into(),
+        sent: datetime!(2024-05-01 10:20:30.1234567 UTC),
+        text: "hi".into(),
+    };
+    assert_eq!(m.row_key().unwrap(), "638501556301234567");
+    assert_eq!(Message::from_entity(&m.to_entity().unwrap()).unwrap(), m);
+    assert!(MessageKey::parse("ann|bob", "0638501556301234567").is_err());
+    assert!(MessageKey::parse("ann|bob", "638501556301234567x").is_err());
+}

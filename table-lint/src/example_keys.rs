@@ -134,6 +134,7 @@ fn sample(field: &Field) -> Option<KeyValue> {
 fn time_format(format: SegmentFormat) -> TimeFormat {
     match format {
         SegmentFormat::Ticks => TimeFormat::Ticks,
+        SegmentFormat::UnpaddedTicks => TimeFormat::UnpaddedTicks,
         SegmentFormat::InvertedTicks => TimeFormat::InvertedTicks,
         SegmentFormat::Unix(unix) => TimeFormat::Unix(UnixTime::new(unix.millis, unix.inverted)),
         SegmentFormat::Bucket(bucket) => TimeFormat::Bucket(Bucket::new(

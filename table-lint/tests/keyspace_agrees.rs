@@ -3,10 +3,11 @@
 //! a key (one character changed, dropped or doubled) is in the key space exactly when the
 //! derive's own parser reads it back into values that the derive writes as that same string.
 //! The templates hold every kind of segment: integers bounded below and above (one counted
-//! down), compact and ISO time buckets, custom date-time patterns (one of them out of time
-//! order, on a calendar day), and fixed-width segments side by side with no separator.
+//! down), unpadded ticks, compact and ISO time buckets, custom date-time patterns (one of them
+//! out of time order, on a calendar day), and fixed-width segments side by side with no
+//! separator.
 
-// The derive's point query takes every key field as an argument: seventeen here.
+// The derive's point query takes every key field as an argument: eighteen here.
 #![allow(clippy::too_many_arguments)]
 
 use table_derive_internals::keyspace::KeySpace;
@@ -21,7 +22,7 @@ mod compiled_and_read;
 
 compiled_and_read! { SOURCE;
     #[derive(Debug, Clone, PartialEq, TableEntity)]
-    #[table(name = "Keys", partition_key = "{tenant}_{day:yyyyMMdd}~{hour:hour}", row_key = "{a:06}{b}.{c}_{j:unpadded}:{k:unpadded}_{d:ticks}{e:inverted_ticks}{f}{m:simple}{n:inverted_unix_ms}_{g:escaped}__{h}_{i}|{p:%Y-%m-%d %H:%M:%S.%f}{q:dd.MM.yyyy}{r:inverted}")]
+    #[table(name = "Keys", partition_key = "{tenant}_{day:yyyyMMdd}~{hour:hour}", row_key = "{a:06}{b}.{c}_{j:unpadded}:{k:unpadded}_{d:ticks}{e:inverted_ticks}{f}{m:simple}{n:inverted_unix_ms}_{g:escaped}__{h}_{i}|{p:%Y-%m-%d %H:%M:%S.%f}{q:dd.MM.yyyy}{r:inverted}_{s:unpadded_ticks}")]
     struct Sample {
         #[table(max_len = 8)]
         tenant: String,
@@ -46,6 +47,7 @@ compiled_and_read! { SOURCE;
         q: Date,
         #[table(min = 2)]
         r: i16,
+        s: OffsetDateTime,
     }
 }
 
@@ -144,6 +146,7 @@ impl Random {
                 0 => self.below(6) as i16 - 2,
                 _ => self.next() as i16,
             },
+            s: self.time(),
         }
     }
 }

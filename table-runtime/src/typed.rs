@@ -227,7 +227,9 @@
 //! assert_eq!(q.top_count(), Some(5));
 //! ```
 //!
-//! `{at:ticks}` writes ascending .NET ticks; `{at}` and `{at:iso}` the fixed-width ISO form;
+//! `{at:ticks}` writes ascending .NET ticks, 19 digits (`{at:unpadded_ticks}` writes them as
+//! `DateTime.UtcNow.Ticks.ToString()` does, 18 digits until the year 3170, ended by the first
+//! character that is not a digit); `{at}` and `{at:iso}` the fixed-width ISO form;
 //! `{at:date}` a day bucket, `{at:yyyyMMdd}` the same day as `20260301`. Fields of type `time::OffsetDateTime` or [`DateTime`] take them.
 //!
 //! `{seq:inverted}` counts an integer down from the largest value its field holds (its `max`,

@@ -409,7 +409,7 @@ fn check_key(design: &Design, key: &Key, index: bool, errors: &mut Problems) {
         if let (
             Part::Placeholder {
                 field,
-                format: SegmentFormat::Unpadded,
+                format: format @ (SegmentFormat::Unpadded | SegmentFormat::UnpaddedTicks),
             },
             Some(Part::Literal(next)),
         ) = (part, parts.get(i + 1))
@@ -419,7 +419,8 @@ fn check_key(design: &Design, key: &Key, index: bool, errors: &mut Problems) {
                 ProblemKind::UnpaddedBeforeDigit,
                 key,
                 format!(
-                    "`{{{field}:unpadded}}` in key `{}` is followed by `{next}`, which starts with a digit: an unpadded number has no fixed width, so the key could not be split back where the number ends; start the literal after it with another character (`_`, `-`)",
+                    "`{{{field}:{}}}` in key `{}` is followed by `{next}`, which starts with a digit: an unpadded number has no fixed width, so the key could not be split back where the number ends; start the literal after it with another character (`_`, `-`)",
+                    format.spec(),
                     key.template.text,
                 ),
             );

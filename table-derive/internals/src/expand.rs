@@ -92,6 +92,7 @@ fn time_format(format: SegmentFormat) -> TokenStream {
     let rt = rt();
     match format {
         SegmentFormat::Ticks => quote!(#rt::TimeFormat::Ticks),
+        SegmentFormat::UnpaddedTicks => quote!(#rt::TimeFormat::UnpaddedTicks),
         SegmentFormat::InvertedTicks => quote!(#rt::TimeFormat::InvertedTicks),
         SegmentFormat::Unix(unix) => {
             let (millis, inverted) = (unix.millis, unix.inverted);

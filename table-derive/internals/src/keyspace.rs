@@ -289,6 +289,14 @@ impl Language {
             (TypeKind::Time, SegmentFormat::Default)
             | (TypeKind::Time | TypeKind::Other, SegmentFormat::Iso) => Language::IsoInstant,
             (TypeKind::Time | TypeKind::Other, SegmentFormat::Ticks) => Language::Ticks,
+            // The plain decimal ticks of an instant the service stores: 18 or 19 digits.
+            (TypeKind::Time | TypeKind::Other, SegmentFormat::UnpaddedTicks) => {
+                Language::Unpadded {
+                    min: MIN_TICKS,
+                    max: MAX_TICKS,
+                    min_negative: 0,
+                }
+            }
             (TypeKind::Time | TypeKind::Other, SegmentFormat::InvertedTicks) => {
                 Language::InvertedTicks
             }

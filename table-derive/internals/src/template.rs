@@ -26,6 +26,9 @@ pub enum SegmentFormat {
     Inverted(u64),
     /// Ascending 100 ns ticks, 19 digits (`{at:ticks}`).
     Ticks,
+    /// Ascending 100 ns ticks as plain decimal text (`{at:unpadded_ticks}`), as .NET's
+    /// `DateTime.UtcNow.Ticks.ToString()` writes them: 18 digits from 1601 to 3169, 19 after.
+    UnpaddedTicks,
     /// .NET inverted ticks, 19 digits, newest first (`{at:inverted_ticks}`).
     InvertedTicks,
     /// Fixed-width ISO 8601 UTC (`{at:iso}`).
@@ -60,6 +63,7 @@ impl SegmentFormat {
         matches!(
             self,
             SegmentFormat::Ticks
+                | SegmentFormat::UnpaddedTicks
                 | SegmentFormat::InvertedTicks
                 | SegmentFormat::Iso
                 | SegmentFormat::Unix(_)
@@ -73,6 +77,7 @@ impl SegmentFormat {
     pub fn is_instant(self) -> bool {
         match self {
             SegmentFormat::Ticks
+            | SegmentFormat::UnpaddedTicks
             | SegmentFormat::InvertedTicks
             | SegmentFormat::Iso
             | SegmentFormat::Unix(_) => true,
@@ -99,6 +104,7 @@ impl SegmentFormat {
             SegmentFormat::Default
             | SegmentFormat::Unpadded
             | SegmentFormat::Escaped
+            | SegmentFormat::UnpaddedTicks
             | SegmentFormat::Inverted(_) => None,
         }
     }
@@ -121,6 +127,7 @@ impl SegmentFormat {
             SegmentFormat::Unpadded => "unpadded".into(),
             SegmentFormat::Inverted(_) => "inverted".into(),
             SegmentFormat::Ticks => "ticks".into(),
+            SegmentFormat::UnpaddedTicks => "unpadded_ticks".into(),
             SegmentFormat::InvertedTicks => "inverted_ticks".into(),
             SegmentFormat::Iso => "iso".into(),
             SegmentFormat::Unix(unix) => unix.spec().into(),
@@ -373,6 +380,7 @@ fn parse_format(field: &str, spec: &str) -> Result<SegmentFormat, TemplateError>
     Ok(match spec {
         "" => SegmentFormat::Default,
         "ticks" => SegmentFormat::Ticks,
+        "unpadded_ticks" => SegmentFormat::UnpaddedTicks,
         "inverted_ticks" => SegmentFormat::InvertedTicks,
         "iso" => SegmentFormat::Iso,
         // `raw` was the explicit verbatim form before verbatim became the default.
@@ -413,7 +421,7 @@ fn parse_format(field: &str, spec: &str) -> Result<SegmentFormat, TemplateError>
         }
         _ => {
             return Err(TemplateError(format!(
-                "unknown format `{spec}` in `{{{field}:{spec}}}`; expected a width like `06`, `unpadded`, `inverted`, `ticks`, `inverted_ticks`, `iso`, Unix time (`unix`, `unix_ms`, `inverted_unix`, `inverted_unix_ms`), a time bucket (`month`, `date`, `hour`, `yyyyMM`, `yyyyMMdd`, `yyyyMMddHH`), `escaped`, `simple` (a GUID without hyphens), or a date-time pattern such as `yyyyMMddHHmmss` or `%Y-%m-%d %H:%M:%S`"
+                "unknown format `{spec}` in `{{{field}:{spec}}}`; expected a width like `06`, `unpadded`, `inverted`, `ticks`, `unpadded_ticks`, `inverted_ticks`, `iso`, Unix time (`unix`, `unix_ms`, `inverted_unix`, `inverted_unix_ms`), a time bucket (`month`, `date`, `hour`, `yyyyMM`, `yyyyMMdd`, `yyyyMMddHH`), `escaped`, `simple` (a GUID without hyphens), or a date-time pattern such as `yyyyMMddHHmmss` or `%Y-%m-%d %H:%M:%S`"
             )));
         }
     })

@@ -189,6 +189,7 @@ fn check(ctx: &EntityContext<'_>, out: &mut Vec<Finding>) {
                     SegmentFormat::Default
                     | SegmentFormat::Iso
                     | SegmentFormat::Ticks
+                    | SegmentFormat::UnpaddedTicks
                     | SegmentFormat::InvertedTicks
                     | SegmentFormat::Unix(_),
                 ) if *f.kind.value() == TypeKind::Time && !names_a_bucket(field) => (

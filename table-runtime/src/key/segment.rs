@@ -476,6 +476,9 @@ pub enum TimeFormat {
     Iso8601,
     /// Ascending 100 ns ticks since 0001-01-01, 19 digits.
     Ticks,
+    /// Ascending ticks as plain decimal text, as `DateTime.UtcNow.Ticks.ToString()` writes them:
+    /// 18 digits for 1601 to 3169, 19 after, so the keys of those years sort as time.
+    UnpaddedTicks,
     /// .NET's inverted ticks, 19 digits: newest first.
     InvertedTicks,
     /// Unix time in seconds or milliseconds, ascending or newest first (`1714558830123`).
@@ -488,11 +491,13 @@ pub enum TimeFormat {
 }
 
 impl TimeFormat {
-    /// The characters a time takes in this format.
+    /// The characters a time takes in this format (at most, for unpadded ticks).
     pub fn width(self) -> usize {
         match self {
             TimeFormat::Iso8601 => 28,
-            TimeFormat::Ticks | TimeFormat::InvertedTicks => encode::TICKS_WIDTH,
+            TimeFormat::Ticks | TimeFormat::UnpaddedTicks | TimeFormat::InvertedTicks => {
+                encode::TICKS_WIDTH
+            }
             TimeFormat::Unix(unix) => unix.width(),
             TimeFormat::Bucket(bucket) => bucket.width(),
             TimeFormat::Pattern(pattern) => pattern.width(),
@@ -505,6 +510,9 @@ impl TimeFormat {
         match self {
             TimeFormat::Iso8601 => encode::push_iso8601(out, at),
             TimeFormat::Ticks => encode::push_ticks(out, at),
+            TimeFormat::UnpaddedTicks => {
+                let _ = write!(out, "{}", at.ticks());
+            }
             TimeFormat::InvertedTicks => encode::push_inverted_ticks(out, at),
             TimeFormat::Unix(unix) => return unix.push(out, at),
             TimeFormat::Bucket(bucket) => bucket.push(out, at),
@@ -518,6 +526,15 @@ impl TimeFormat {
         match self {
             TimeFormat::Iso8601 => encode::parse_iso8601(text),
             TimeFormat::Ticks => encode::parse_ticks(text),
+            TimeFormat::UnpaddedTicks => {
+                let (number, rest) = split_unpadded(text, false, "ticks")?;
+                let ticks = number
+                    .parse::<i64>()
+                    .ok()
+                    .filter(|_| rest.is_empty())
+                    .and_then(|t| DateTime::from_ticks(t).ok());
+                ticks.ok_or_else(|| KeyEncodingError(format!("`{text}` is not a valid tick count")))
+            }
             TimeFormat::InvertedTicks => encode::parse_inverted_ticks(text),
             TimeFormat::Unix(unix) => unix.parse(text),
             TimeFormat::Bucket(bucket) => bucket.parse(text),
@@ -543,7 +560,11 @@ pub trait TimeSegment: Sized {
 
     /// Reads a value in `format` from the front of `text`.
     fn parse_time(text: &str, format: TimeFormat) -> Result<(Self, &str), KeyEncodingError> {
-        let (segment, rest) = take(text, format.width())?;
+        // Unpadded ticks end where their digits do; every other format has a fixed width.
+        let (segment, rest) = match format {
+            TimeFormat::UnpaddedTicks => split_unpadded(text, false, "ticks")?,
+            _ => take(text, format.width())?,
+        };
         Ok((Self::from_key_time(format.parse(segment)?), rest))
     }
 }
@@ -771,6 +792,23 @@ mod tests {
             at.push_time(&mut out, format).unwrap();
             assert_eq!(out.len(), format.width());
             assert_eq!(DateTime::parse_time(&out, format).unwrap(), (at, ""));
+        }
+        // Unpadded ticks: `Ticks.ToString()`, 18 digits in these centuries, read to the end of
+        // their digits; a leading zero or a count outside the service's range is refused.
+        let mut out = String::new();
+        at.push_time(&mut out, TimeFormat::UnpaddedTicks).unwrap();
+        assert_eq!(out, "638501556301234567");
+        assert_eq!(format!("0{out}"), encode::ticks(at));
+        out.push_str("_7");
+        assert_eq!(
+            DateTime::parse_time(&out, TimeFormat::UnpaddedTicks).unwrap(),
+            (at, "_7")
+        );
+        for bad in ["0638501028301234567", "1", "x", "99999999999999999999"] {
+            assert!(
+                DateTime::parse_time(bad, TimeFormat::UnpaddedTicks).is_err(),
+                "{bad}"
+            );
         }
         let truncated = DateTime::parse("2024-05-01T10:20:30.123Z").unwrap();
         let mut out = String::new();
