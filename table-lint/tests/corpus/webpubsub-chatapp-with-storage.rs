@@ -16,6 +16,7 @@
 //! or updates it with its ETag.
 
 use table_runtime::{Backend, IfMatch, Query, Table, TableEntity};
+use time::OffsetDateTime;
 
 #[derive(TableEntity)]
 #[table(name = "chat", partition_key = "{user}", row_key = "{pair}")]
@@ -31,7 +32,7 @@ struct SessionEntity {
 }
 
 #[derive(TableEntity)]
-#[table(name = "chat", partition_key = "[\"{first}\",\"{second}\"]", row_key = "{sequence_id:018}")]
+#[table(name = "chat", partition_key = "[\"{first}\",\"{second}\"]", row_key = "{sent:unpadded_ticks}")]
 #[table(rename_all = "PascalCase")]
 struct ChatEntity {
     /// The smaller of the two user ids (ordinal order), kept only in the key.
@@ -40,8 +41,10 @@ struct ChatEntity {
     /// The larger of the two user ids, kept only in the key.
     #[table(key_only)]
     second: String,
-    /// `DateTime.UtcNow.Ticks`: 18 digits for any date of the years 317 to 3169.
-    #[table(min = 100_000_000_000_000_000, max = 999_999_999_999_999_999)]
+    /// `DateTime.UtcNow` at the write: the RowKey is its `Ticks.ToString()`.
+    #[table(key_only)]
+    sent: OffsetDateTime,
+    /// The same ticks, stored as an Int64 for paging.
     sequence_id: i64,
     from: String,
     to: String,
