@@ -180,13 +180,16 @@ impl DatePattern {
     }
 }
 
-/// Whether a format's text is meant as a date-time pattern: .NET's unit letters (`yyyy`,
-/// `MM`, `dd`, `HH`), or a `strftime` directive.
+/// Whether a format's text is meant as a date-time pattern: a `strftime` directive first, or
+/// nothing but .NET's date and time letters and punctuation with a year, month, day or hour
+/// among them (`yyyy-MM-dd`, `HHmmss`, but not a misspelt keyword such as `padded`).
 pub fn looks_like_pattern(spec: &str) -> bool {
+    const LETTERS: &str = "yMdHhmsfFtT";
     spec.starts_with('%')
-        || ["yy", "MM", "dd", "HH", "hh"]
-            .iter()
-            .any(|u| spec.contains(u))
+        || (spec
+            .chars()
+            .all(|c| LETTERS.contains(c) || c == ' ' || c.is_ascii_punctuation())
+            && spec.chars().any(|c| "yMdHh".contains(c)))
 }
 
 /// Reads a pattern, with the reason when the grammar can't take it.
@@ -400,6 +403,25 @@ mod tests {
         assert!(net.sorts_as_time() && py.sorts_as_time());
         assert!(!parse("dd-MM-yyyy").unwrap().sorts_as_time());
         assert!(!parse("yyyyMM").unwrap().has_time_of_day());
+    }
+
+    #[test]
+    fn only_text_made_of_date_letters_is_taken_for_a_pattern() {
+        for spec in [
+            "yyyy-MM-dd",
+            "HHmmss",
+            "dd.MM.yyyy",
+            "yyyy/MM/dd",
+            "%Y%m%d",
+            "hh:mm tt",
+        ] {
+            assert!(looks_like_pattern(spec), "{spec}");
+        }
+        for spec in [
+            "padded", "unpadded", "iso", "ticks", "wide", "06", "N", "escaped",
+        ] {
+            assert!(!looks_like_pattern(spec), "{spec}");
+        }
     }
 
     #[test]
