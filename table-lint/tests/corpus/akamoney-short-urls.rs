@@ -38,15 +38,17 @@ struct ShortUrlEntity {
 }
 
 #[derive(TableEntity)]
-#[table(name = "clickinfo", partition_key = "{short_url_code}", row_key = "{clicked:ticks}-{guid_prefix}")]
+#[table(name = "clickinfo", partition_key = "{short_url_code}", row_key = "{clicked:unpadded_ticks}-{guid_prefix}")]
 #[table(rename_all = "PascalCase")]
 struct ClickInfoEntity {
     #[table(max_len = 64)]
     short_url_code: String,
-    /// `DateTimeOffset.UtcNow.Ticks` when the click is recorded.
+    /// `DateTimeOffset.UtcNow` when the click is recorded; its `Ticks` lead the RowKey, which
+    /// is the only place the original keeps it.
+    #[table(key_only)]
     clicked: OffsetDateTime,
-    /// `Guid.NewGuid().ToString().Substring(0, 8)`: eight hex digits.
-    #[table(max_len = 8)]
+    /// `Guid.NewGuid().ToString().Substring(0, 8)`: eight hex digits, also only in the key.
+    #[table(key_only, max_len = 8)]
     guid_prefix: String,
     user_agent: String,
     referrer: String,

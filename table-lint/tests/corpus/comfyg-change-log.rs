@@ -23,7 +23,7 @@ use table_runtime::{Backend, Query, Table, TableEntity};
 use time::OffsetDateTime;
 
 #[derive(TableEntity)]
-#[table(name = "ComfygChangeLogEntity", partition_key = "{target_type}-{target_id}", row_key = "{changed_at:ticks}")]
+#[table(name = "ComfygChangeLogEntity", partition_key = "{target_type}-{target_id}", row_key = "{changed_at:unpadded_ticks}")]
 #[table(rename_all = "PascalCase")]
 struct ChangeLogEntity {
     /// `typeof(T).FullName` of the value kind, e.g. `Comfyg.Store.Contracts.IConfigurationValue`.
@@ -38,7 +38,7 @@ struct ChangeLogEntity {
 }
 
 #[derive(TableEntity)]
-#[table(name = "ComfygChangeLogEntityMirrored", partition_key = "{target_type}", row_key = "{target_id}-{changed_at:ticks}")]
+#[table(name = "ComfygChangeLogEntityMirrored", partition_key = "{target_type}", row_key = "{target_id}-{changed_at:unpadded_ticks}")]
 #[table(rename_all = "PascalCase")]
 struct ChangeLogEntityMirrored {
     /// One of the three value kinds' type names.

@@ -16,11 +16,12 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 #[derive(TableEntity)]
-#[table(name = "events", partition_key = "{aggregate_id}", row_key = "{saved_at:ticks}")]
+#[table(name = "events", partition_key = "{aggregate_id}", row_key = "{saved_at:unpadded_ticks}")]
 #[table(rename_all = "PascalCase")]
 struct TableEvent {
     aggregate_id: Uuid,
-    /// `DateTime.UtcNow` when the event is saved, not when it happened.
+    /// `DateTime.UtcNow` when the event is saved, not when it happened; only in the RowKey.
+    #[table(key_only)]
     saved_at: OffsetDateTime,
     /// The same aggregate id, stored again as a property.
     id: Uuid,

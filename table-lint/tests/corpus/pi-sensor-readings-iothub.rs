@@ -13,12 +13,14 @@ use table_runtime::{Backend, Table, TableEntity};
 use time::OffsetDateTime;
 
 #[derive(TableEntity)]
-#[table(name = "SensorReadings", partition_key = "{device_id}", row_key = "{processed_at:ticks}")]
+#[table(name = "SensorReadings", partition_key = "{device_id}", row_key = "{processed_at:unpadded_ticks}")]
 #[table(rename_all = "PascalCase")]
 struct Telemetry {
     /// The IoT Hub device id, also stored as the DeviceId property.
     device_id: String,
-    /// `DateTime.UtcNow` when the function handles the message; its ticks are the RowKey.
+    /// `DateTime.UtcNow` when the function handles the message; its ticks are the RowKey, and
+    /// Telemetry has no property holding it.
+    #[table(key_only)]
     processed_at: OffsetDateTime,
     lux: Option<String>,
     proximity: Option<String>,
