@@ -25,6 +25,7 @@
 
 use table_runtime::{Backend, IfMatch, Query, Table, TableEntity};
 use time::OffsetDateTime;
+use uuid::Uuid;
 
 #[derive(TableEntity)]
 #[table(name = "NoteAppTenants", partition_key = "tenant", row_key = "{tenant_id}")]
@@ -37,14 +38,13 @@ struct TenantEntity {
 }
 
 #[derive(TableEntity)]
-#[table(name = "NoteAppEntries", partition_key = "{tenant_id}", row_key = "{note_id}")]
+#[table(name = "NoteAppEntries", partition_key = "{tenant_id}", row_key = "{note_id:N}")]
 #[table(rename_all = "PascalCase")]
 struct NoteEntity {
     #[table(max_len = 64)]
     tenant_id: String,
-    /// `Guid.ToString("N")`: 32 hex digits.
-    #[table(max_len = 32)]
-    note_id: String,
+    /// `Guid.NewGuid().ToString("N")`: 32 hex digits.
+    note_id: Uuid,
     title: Option<String>,
     slug: Option<String>,
     blob_uri: Option<String>,
@@ -54,14 +54,13 @@ struct NoteEntity {
 }
 
 #[derive(TableEntity)]
-#[table(name = "NoteAppEntryData", partition_key = "{tenant_id}", row_key = "{note_id}-{field}")]
+#[table(name = "NoteAppEntryData", partition_key = "{tenant_id}", row_key = "{note_id:N}-{field}")]
 #[table(rename_all = "PascalCase")]
 struct DataEntity {
     #[table(max_len = 64)]
     tenant_id: String,
     /// The note's id, 32 hex digits with no `-`.
-    #[table(max_len = 32)]
-    note_id: String,
+    note_id: Uuid,
     /// The field's name, a key of the request's Data dictionary.
     #[table(max_len = 64)]
     field: String,

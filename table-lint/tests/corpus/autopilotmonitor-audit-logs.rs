@@ -18,14 +18,14 @@ use uuid::Uuid;
 #[table(
     name = "AuditLogs",
     partition_key = "{tenant_id}",
-    row_key = "!{occurred_utc:inverted_ticks}_{entry_id}"
+    row_key = "!{occurred_utc:inverted_ticks}_{entry_id:N}"
 )]
 #[table(rename_all = "PascalCase")]
 struct AuditLogEntry {
     tenant_id: Uuid,
     /// `DateTime.UtcNow` when the action is logged; also the OccurredUtc column.
     occurred_utc: OffsetDateTime,
-    /// `Guid.NewGuid()`, the same-tick tie-breaker.
+    /// `Guid.NewGuid()`, the same-tick tie-breaker, written with `ToString("N")`.
     entry_id: Uuid,
     action: String,
     entity_type: String,

@@ -20,12 +20,13 @@
 
 use table_runtime::{Backend, Table, TableEntity};
 use time::OffsetDateTime;
+use uuid::Uuid;
 
 #[derive(TableEntity)]
 #[table(
     name = "AuditLogs",
     partition_key = "AUD_{client_id}_50",
-    row_key = "{created_time:inverted_ticks}_{record_guid}"
+    row_key = "{created_time:inverted_ticks}_{record_guid:N}"
 )]
 #[table(rename_all = "PascalCase")]
 struct AuditLogDataEntity {
@@ -34,7 +35,8 @@ struct AuditLogDataEntity {
     /// `DateTime.UtcNow` when the request was filed; also the RowKey's inverted ticks.
     created_time: OffsetDateTime,
     /// `Guid.NewGuid().ToString("N")`: 32 hex digits, only in the RowKey.
-    record_guid: String,
+    #[table(key_only)]
+    record_guid: Uuid,
     event_record: Option<String>,
     /// `GetStatus(tier, currentRequest).ToJson()`.
     before_json: String,

@@ -33,16 +33,16 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 #[derive(TableEntity)]
-#[table(name = "RuntimeLogs", partition_key = "systemlog:{logger_id}", row_key = "{writer}-{seq:010}")]
+#[table(name = "RuntimeLogs", partition_key = "systemlog:{logger_id}", row_key = "{writer:N}-{seq:010}")]
 #[table(rename_all = "PascalCase")]
 struct SystemLogRecord {
     /// The worker's (or client's) id; also stored as the LoggerId property.
     logger_id: String,
-    /// The writer's GUID in "N" format: 32 lower-case hex digits, no hyphens.
-    #[table(max_len = 32)]
-    writer: String,
+    /// The writer's GUID in "N" format: 32 lower-case hex digits, no hyphens; only in the RowKey.
+    #[table(key_only)]
+    writer: Uuid,
     /// The writer's entry counter (an int64), from 1; only written into the RowKey.
-    #[table(max = 9_999_999_999)]
+    #[table(key_only, min = 1, max = 9_999_999_999)]
     seq: i64,
     /// The LogLevel enum as an int.
     level: i32,
@@ -51,14 +51,14 @@ struct SystemLogRecord {
 }
 
 #[derive(TableEntity)]
-#[table(name = "UserData", partition_key = "cloudlog:{process_id}", row_key = "{writer}-{seq:010}")]
+#[table(name = "UserData", partition_key = "cloudlog:{process_id}", row_key = "{writer:N}-{seq:010}")]
 #[table(rename_all = "PascalCase")]
 struct CloudLogRecord {
     /// The cloud process's id; also stored as the ProcessId property.
     process_id: String,
-    #[table(max_len = 32)]
-    writer: String,
-    #[table(max = 9_999_999_999)]
+    #[table(key_only)]
+    writer: Uuid,
+    #[table(key_only, min = 1, max = 9_999_999_999)]
     seq: i64,
     message: String,
     log_time: OffsetDateTime,

@@ -10,7 +10,7 @@ use table_runtime::{Query, TableEntity};
 use uuid::Uuid;
 
 #[derive(TableEntity)]
-#[table(name = "MeetupSession", partition_key = "{meetup_id}", row_key = "{session_id}")]
+#[table(name = "MeetupSession", partition_key = "{meetup_id:N}", row_key = "{session_id:N}")]
 #[table(rename_all = "PascalCase")]
 struct MeetupSession {
     meetup_id: Uuid,

@@ -10,7 +10,7 @@ use table_runtime::{Query, TableEntity};
 use uuid::Uuid;
 
 #[derive(TableEntity)]
-#[table(name = "Meetup", partition_key = "{year:unpadded}", row_key = "{id}")]
+#[table(name = "Meetup", partition_key = "{year:unpadded}", row_key = "{id:N}")]
 #[table(rename_all = "PascalCase")]
 struct Meetup {
     #[table(max = 9999)]
