@@ -27,7 +27,7 @@ struct ExecutionLogLine {
     #[table(key_only)]
     at: OffsetDateTime,
     /// Lines of this execution at the same instant, counted by the writing process.
-    #[table(max = 9999)]
+    #[table(min = 1, max = 9999)]
     sequence: u16,
     execution_log_id: Uuid,
     /// INFO, WARNING, ERROR, DEBUG.

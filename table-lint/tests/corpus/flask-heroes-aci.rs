@@ -14,6 +14,7 @@ use table_runtime::{Backend, IfMatch, Query, Table, TableEntity};
 #[table(name = "hvalfangststoragetable", partition_key = "Heroes", row_key = "{id:unpadded}")]
 struct Hero {
     /// `row_key_counter`: 1, 2, 3, … per process lifetime.
+    #[table(min = 1)]
     id: u32,
     #[table(rename = "Name")]
     name: String,

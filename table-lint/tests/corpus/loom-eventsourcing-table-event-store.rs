@@ -31,7 +31,7 @@ struct StreamEvent {
     state_type: String,
     stream_id: String,
     /// Starts at 1; the original's long written `D19`.
-    #[table(max = 999_999_999_999_999_999)]
+    #[table(min = 1, max = 999_999_999_999_999_999)]
     version: u64,
     raised_time_utc: OffsetDateTime,
     event_type: String,
@@ -54,7 +54,7 @@ struct StreamEvent {
 struct QueueTicket {
     state_type: String,
     stream_id: String,
-    #[table(max = 999_999_999_999_999_999)]
+    #[table(min = 1, max = 999_999_999_999_999_999)]
     start_version: u64,
     transaction: Uuid,
     event_count: i64,
