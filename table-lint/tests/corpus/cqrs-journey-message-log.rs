@@ -15,12 +15,11 @@ use table_runtime::{Backend, Query, Table, TableEntity};
 use time::OffsetDateTime;
 
 #[derive(TableEntity)]
-#[table(name = "MessageLog", partition_key = "{month:date}", row_key = "{enqueued:ticks}_{message_id}")]
+#[table(name = "MessageLog", partition_key = "{enqueued:yyyyMM}", row_key = "0{enqueued:ticks}_{message_id}")]
 #[table(rename_all = "PascalCase")]
 struct MessageLogEntity {
-    /// `EnqueuedTimeUtc` truncated to the first day of its month (the code writes `yyyMM`).
-    month: OffsetDateTime,
-    /// The message's `EnqueuedTimeUtc`.
+    /// The message's `EnqueuedTimeUtc`: its `yyyMM` month is the PartitionKey, its `D20` ticks
+    /// lead the RowKey.
     enqueued: OffsetDateTime,
     /// The Service Bus message id (for events, `{partitionKey}_{version}`).
     message_id: String,

@@ -19,15 +19,19 @@ use time::OffsetDateTime;
 #[table(
     name = "HeraldLogs",
     partition_key = "{event_time:date}",
-    row_key = "{event_time:inverted_ticks}-{sequence:010}"
+    row_key = "{event_ticks:inverted}-{sequence:010}"
 )]
 #[table(rename_all = "PascalCase")]
 struct LogEventEntity {
-    /// `evt.TimeUtc`: the date is the PartitionKey, the inverted ticks lead the RowKey.
+    /// `evt.TimeUtc`: its date is the PartitionKey.
     #[table(rename = "EventTimeUtc")]
     event_time: OffsetDateTime,
-    /// The sink instance's counter (a `long`), `D10`.
-    #[table(max = 9_999_999_999)]
+    /// The same instant's `UtcTicks`; the RowKey starts with `long.MaxValue` minus it, `D19`,
+    /// and the original keeps it nowhere else.
+    #[table(key_only)]
+    event_ticks: i64,
+    /// The sink instance's counter (a `long`, from 1), `D10`.
+    #[table(min = 1, max = 9_999_999_999)]
     sequence: i64,
     level: String,
     category: String,

@@ -14,13 +14,15 @@ use uuid::Uuid;
 #[derive(TableEntity)]
 #[table(
     name = "LogEntries",
-    partition_key = "{local_hour:inverted_ticks}",
+    partition_key = "{local_hour_ticks:inverted}",
     row_key = "{local_time:inverted_ticks}.{id}"
 )]
 #[table(rename_all = "PascalCase")]
 struct AzureLoggingEventEntity {
-    /// Start of the event's hour in the machine's local time zone (not UTC).
-    local_hour: OffsetDateTime,
+    /// Ticks of the start of the event's hour in the machine's local time zone (not UTC),
+    /// counted down from `DateTime.MaxValue.Ticks + 1`; only in the PartitionKey.
+    #[table(key_only, max = 3_155_378_976_000_000_000)]
+    local_hour_ticks: i64,
     /// The event's local time (`LoggingEvent.TimeStamp`).
     local_time: OffsetDateTime,
     id: Uuid,

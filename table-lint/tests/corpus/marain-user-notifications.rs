@@ -21,7 +21,7 @@ use table_runtime::{Backend, IfMatch, Query, Table, TableEntity};
 use time::OffsetDateTime;
 
 #[derive(TableEntity)]
-#[table(name = "usernotifications", partition_key = "{user_id}", row_key = "{timestamp:inverted_ticks}-{identity_hash}")]
+#[table(name = "usernotifications", partition_key = "{user_id}", row_key = "00{timestamp_ms:inverted}-{identity_hash}")]
 #[table(rename_all = "PascalCase")]
 struct UserNotificationTableEntity {
     #[table(max_len = 256)]
@@ -29,6 +29,10 @@ struct UserNotificationTableEntity {
     /// The notification's time, `NotificationTimestamp`.
     #[table(rename = "NotificationTimestamp")]
     timestamp: OffsetDateTime,
+    /// The same time's `ToUnixTimeMilliseconds()`: the RowKey starts with `long.MaxValue` minus
+    /// it as `D21` (two zeros and 19 digits); only in the key.
+    #[table(key_only)]
+    timestamp_ms: i64,
     /// SHA-256 of the notification's identity, lower-case hex.
     #[table(max_len = 64)]
     identity_hash: String,

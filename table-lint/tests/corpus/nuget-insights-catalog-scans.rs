@@ -21,17 +21,20 @@ use table_runtime::{Backend, Query, Table, TableEntity};
 use time::OffsetDateTime;
 
 #[derive(TableEntity)]
-#[table(name = "catalogindexscans", partition_key = "{driver_type}", row_key = "{created:inverted_ticks}-{unique}")]
+#[table(name = "catalogindexscans", partition_key = "{driver_type}", row_key = "0{descending_ticks:inverted}-{unique}")]
 #[table(rename_all = "PascalCase")]
 struct CatalogIndexScan {
     /// The CatalogScanDriverType's name, e.g. `LoadPackageArchive`.
     driver_type: String,
-    /// When the scan id was generated (the descending part of the id).
-    created: OffsetDateTime,
+    /// `DateTime.UtcNow.Ticks` when the scan id was generated: the id starts with
+    /// `long.MaxValue` minus it as `D20` (a `0` and 19 digits); only in the key.
+    #[table(key_only)]
+    descending_ticks: i64,
     /// A GUID in trimmed base32.
     #[table(max_len = 26)]
     unique: String,
     storage_suffix: String,
+    created: OffsetDateTime,
     state: String,
     only_latest_leaves: bool,
     parent_driver_type: Option<String>,

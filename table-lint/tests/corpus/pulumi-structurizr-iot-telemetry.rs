@@ -17,13 +17,12 @@
 //! which the handler splits at `_`; get-devices binds the whole Devices table.
 
 use table_runtime::{Backend, BatchOperation, Query, Table, TableEntity};
-use time::OffsetDateTime;
 
 #[derive(TableEntity)]
 #[table(
     name = "Telemetry",
     partition_key = "{device_id}_{telemetry_type}",
-    row_key = "{measured_at:inverted_unix_ms}"
+    row_key = "{measured_ms:inverted}"
 )]
 struct TelemetryEntity {
     /// `iothub-connection-device-id`: up to 128 characters; only in the PartitionKey.
@@ -32,9 +31,10 @@ struct TelemetryEntity {
     /// The data point's `Type`, as the device sends it; only in the PartitionKey.
     #[table(key_only)]
     telemetry_type: String,
-    /// The data point's `Timestamp`, as milliseconds counted down; only in the RowKey.
-    #[table(key_only)]
-    measured_at: OffsetDateTime,
+    /// The data point's `Timestamp` as `getTime()` milliseconds, counted down from
+    /// `Number.MAX_SAFE_INTEGER`; only in the RowKey.
+    #[table(key_only, max = 9_007_199_254_740_991)]
+    measured_ms: i64,
     #[table(rename = "Value")]
     value: f64,
     /// The same Timestamp, as the text the device sent.

@@ -20,7 +20,7 @@ use time::OffsetDateTime;
 #[table(
     name = "QboxMeasurements",
     partition_key = "{serial_number}:{date_time_key:08}",
-    row_key = "{measure_time:inverted_ticks}"
+    row_key = "{measure_ticks:inverted}"
 )]
 #[table(rename_all = "PascalCase")]
 struct MeasurementEntity {
@@ -31,6 +31,10 @@ struct MeasurementEntity {
     date_time_key: u32,
     /// Minute-aligned measure time reported by the device.
     measure_time: OffsetDateTime,
+    /// The same time's ticks, counted down from `DateTime.MaxValue.Ticks + 1` in 19 digits for
+    /// the RowKey; only in the key.
+    #[table(key_only, max = 3_155_378_976_000_000_000)]
+    measure_ticks: i64,
     correlation_id: String,
     measure_time_adjusted: Option<bool>,
     counter0181: Option<i32>,

@@ -15,10 +15,12 @@ use table_runtime::{Backend, Query, Table, TableEntity};
 use time::OffsetDateTime;
 
 #[derive(TableEntity)]
-#[table(name = "log", partition_key = "production", row_key = "{at:inverted_ticks}")]
+#[table(name = "log", partition_key = "production", row_key = "{now_ms:inverted}")]
 struct LogEntry {
-    /// `Date.now()` at the write; the key is the milliseconds left until 3000-02-01.
-    at: OffsetDateTime,
+    /// `Date.now()` at the write; the key is the milliseconds left until `new Date(3000, 1)`
+    /// (3000-02-01 on a UTC host), and the original keeps the value nowhere else.
+    #[table(key_only, max = 32_506_358_400_000)]
+    now_ms: i64,
     hostname: String,
     pid: i32,
     level: String,
