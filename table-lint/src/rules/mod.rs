@@ -704,6 +704,8 @@ fn names_epoch_count(field: &str) -> bool {
             "unix",
             "timestamp",
             "ts",
+            // .NET ticks: 100 ns since 0001-01-01 (`event_ticks`, `UtcTicks`).
+            "ticks",
         ],
     )
 }

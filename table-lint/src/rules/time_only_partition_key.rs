@@ -230,6 +230,24 @@ mod tests {
     }
 
     /// The compact buckets .NET code writes (`ToString("yyyyMMdd")`) are times like the others.
+    /// An integer of .NET ticks counted down from the largest (`MaxValue.Ticks - hour.Ticks`)
+    /// is a time as much as `{at:inverted_ticks}` is; an integer not named as one is not.
+    #[test]
+    fn integer_ticks_are_times() {
+        let found = found(
+            r#"
+            #[derive(TableEntity)]
+            #[table(name = "Logs", partition_key = "{hour_ticks:inverted}", row_key = "{id}")]
+            struct Line { #[table(key_only)] hour_ticks: i64, id: String }
+            #[derive(TableEntity)]
+            #[table(name = "Orders", partition_key = "{region_code:inverted}", row_key = "{id}")]
+            struct Order { #[table(key_only)] region_code: i64, id: String }
+            "#,
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].contains("`{hour_ticks:inverted}`"), "{}", found[0]);
+    }
+
     #[test]
     fn compact_buckets_are_times() {
         for spec in ["yyyyMM", "yyyyMMdd", "yyyyMMddHH", "month"] {

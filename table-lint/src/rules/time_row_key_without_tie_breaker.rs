@@ -67,6 +67,7 @@ a time-ordered RowKey needs a tie-breaker."#,
 const OBSERVED: &[&str] = &[
     "observed",
     "observation",
+    "measure",
     "measured",
     "measurement",
     "sampled",
@@ -331,6 +332,26 @@ mod tests {
             "#,
         );
         assert!(observed.is_empty(), "{observed:?}");
+    }
+
+    /// A meter's measure time, counted down in ticks and upserted, is the reading's own time;
+    /// ticks stamped at the write are not.
+    #[test]
+    fn a_measure_time_is_observed_and_stamped_ticks_are_not() {
+        let design = |field: &str| {
+            format!(
+                r#"
+            #[derive(TableEntity)]
+            #[table(name = "Meters", partition_key = "{{meter}}", row_key = "{{{field}:inverted}}")]
+            struct Reading {{ meter: String, #[table(key_only)] {field}: i64, kwh: f64 }}
+            async fn store<B: Backend>(t: &Table<'_, B, Reading>, r: &Reading) {{
+                let _ = t.upsert(r).await;
+            }}
+            "#
+            )
+        };
+        assert!(found(&design("measure_ticks")).is_empty());
+        assert_eq!(found(&design("now_ticks")).len(), 1);
     }
 
     /// A sparse index's key holds the `Option`'s value: an instant alone there is judged as
