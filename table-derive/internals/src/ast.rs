@@ -598,14 +598,13 @@ impl Field {
     }
 
     /// The largest value an integer field holds: its declared `max` (within its type), or its
-    /// type's largest; `None` for other fields and for integers over 64 bits.
+    /// type's largest (a wider type's as a 64-bit one's, the most keys hold); `None` for other
+    /// fields.
     pub fn largest(&self) -> Option<u64> {
         let TypeKind::Integer { bits, signed } = *self.kind.value() else {
             return None;
         };
-        if bits > 64 {
-            return None;
-        }
+        let bits = bits.min(64);
         let type_max = if signed {
             (1u64 << (bits - 1)) - 1
         } else {
@@ -630,13 +629,8 @@ impl Field {
         let TypeKind::Integer { bits, signed } = self.kind else {
             return None;
         };
+        let positive = digits(self.largest()?);
         let bits = bits.min(64);
-        let type_max = if signed {
-            (1u64 << (bits - 1)) - 1
-        } else {
-            u64::MAX >> (64 - bits)
-        };
-        let positive = digits(self.max.map_or(type_max, |m| m.min(type_max)));
         let negative = if signed {
             1 + digits(1u64 << (bits - 1))
         } else {

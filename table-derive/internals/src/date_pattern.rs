@@ -216,7 +216,7 @@ pub fn parse(spec: &str) -> Result<DatePattern, String> {
         if units[..i].contains(unit) {
             return Err(format!(
                 "the pattern `{spec}` writes the {} twice",
-                unit_name(*unit)
+                unit.name()
             ));
         }
     }
@@ -236,8 +236,8 @@ pub fn parse(spec: &str) -> Result<DatePattern, String> {
             if !units.contains(unit) {
                 return Err(format!(
                     "the pattern `{spec}` writes the {} but not the {}, so a key can't be read back as one time; write the units from the year down",
-                    unit_name(*finest),
-                    unit_name(*unit)
+                    finest.name(),
+                    unit.name()
                 ));
             }
         }
@@ -261,19 +261,15 @@ pub fn parse(spec: &str) -> Result<DatePattern, String> {
 impl Unit {
     /// The unit's name: `year`, `month`, ..., `fraction of a second`.
     pub fn name(self) -> &'static str {
-        unit_name(self)
-    }
-}
-
-fn unit_name(unit: Unit) -> &'static str {
-    match unit {
-        Unit::Year => "year",
-        Unit::Month => "month",
-        Unit::Day => "day",
-        Unit::Hour => "hour",
-        Unit::Minute => "minute",
-        Unit::Second => "second",
-        Unit::Fraction => "fraction of a second",
+        match self {
+            Unit::Year => "year",
+            Unit::Month => "month",
+            Unit::Day => "day",
+            Unit::Hour => "hour",
+            Unit::Minute => "minute",
+            Unit::Second => "second",
+            Unit::Fraction => "fraction of a second",
+        }
     }
 }
 

@@ -203,6 +203,8 @@ impl Language {
         }
         let bound = field.max.map(u128::from);
         let low = field.min.map_or(0, u128::from);
+        // An integer's largest value: its `max` within its type, or its type's.
+        let largest = field.largest().map_or(0, u128::from);
         Ok(match (&field.kind, format) {
             (TypeKind::String, SegmentFormat::Default) => Language::Verbatim {
                 max_len: field.max_len,
@@ -225,16 +227,9 @@ impl Language {
                 };
                 Language::Decimal { width, min, max }
             }
-            (TypeKind::Integer { bits, signed }, SegmentFormat::Width(width)) if *bits <= 64 => {
+            (TypeKind::Integer { bits, .. }, SegmentFormat::Width(width)) if *bits <= 64 => {
                 // A padded segment holds values from 0 (a negative one is refused).
-                let type_max = if *signed {
-                    (1u128 << (bits - 1)) - 1
-                } else {
-                    (1u128 << bits) - 1
-                };
-                let max = all_digits(width)
-                    .min(type_max)
-                    .min(bound.unwrap_or(u128::MAX));
+                let max = all_digits(width).min(largest);
                 Language::Decimal {
                     width,
                     min: low,
@@ -243,16 +238,14 @@ impl Language {
             }
             (TypeKind::Integer { bits, signed }, SegmentFormat::Unpadded) if *bits <= 64 => {
                 // A declared `min` is never negative, so it rules out the `-` too.
-                let (type_max, min_negative) = if *signed && field.min.is_none() {
-                    ((1u128 << (bits - 1)) - 1, 1u128 << (bits - 1))
-                } else if *signed {
-                    ((1u128 << (bits - 1)) - 1, 0)
+                let min_negative = if *signed && field.min.is_none() {
+                    1u128 << (bits - 1)
                 } else {
-                    ((1u128 << bits) - 1, 0)
+                    0
                 };
                 Language::Unpadded {
                     min: low,
-                    max: type_max.min(bound.unwrap_or(u128::MAX)),
+                    max: largest,
                     min_negative,
                 }
             }

@@ -164,21 +164,19 @@ pub(super) fn names_a_schedule(name: &str) -> bool {
 /// Whether a property's name says it holds a time (`ttl_int`, `expiresOn`, `created_at`): one
 /// of its words is a word of time, or of when data ages out.
 fn names_a_time(name: &str) -> bool {
-    super::names_a_time(
-        name,
-        &[
-            "ttl",
-            "expires",
-            "expiry",
-            "expiration",
-            "expire",
-            "deadline",
-            "until",
-            "epoch",
-            "ticks",
-        ],
-    )
+    super::names_a_time(name, &["ttl", "epoch", "ticks"]) || super::has_word(name, EXPIRY)
 }
+
+/// Words of a time's name that say when data ages out or a deadline passes (`expires_at`,
+/// `valid_until`): a time to come, not the moment a row was written.
+pub(super) const EXPIRY: &[&str] = &[
+    "expires",
+    "expiry",
+    "expiration",
+    "expire",
+    "deadline",
+    "until",
+];
 
 /// Whether the query sweeps the whole table for rows in a state: its filter is fixed text (no
 /// value of the caller's, which would make it a lookup of the caller's rows) that tests a

@@ -160,17 +160,7 @@ fn log_shape(ctx: &EntityContext<'_>) -> Option<String> {
 /// (`expires_at`, `expiry_date`, `due`, `scheduled_for`), not when the row was written.
 fn names_a_future_time(field: &str) -> bool {
     super::delete_by_scan::names_a_schedule(field)
-        || super::has_word(
-            field,
-            &[
-                "expires",
-                "expiry",
-                "expiration",
-                "expire",
-                "deadline",
-                "until",
-            ],
-        )
+        || super::has_word(field, super::delete_by_scan::EXPIRY)
 }
 
 /// Whether `field` is text whose name says the writer put a time there (`clock`, `hhmmss`,
